@@ -1,0 +1,54 @@
+// `dse list [FAMILY]`: the pluggable families and what is registered in each.
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "models/base/did_you_mean.h"
+#include "models/base/errors.h"
+#include "models/base/registry.h"
+
+namespace dse {
+namespace {
+
+struct ListOptions {
+  std::string family;
+  OutputMode mode;
+};
+
+int list(const ListOptions& options) {
+  std::vector<FamilyCatalog::Family> families;
+  if (options.family.empty()) {
+    families = FamilyCatalog::instance().families();
+  } else if (const auto* family = FamilyCatalog::instance().find(options.family)) {
+    families.push_back(*family);
+  } else {
+    std::vector<std::string> names;
+    for (const auto& f : FamilyCatalog::instance().families()) names.push_back(f.name);
+    throw UserError("dse list: FAMILY: expected one of " + join_names(names) + ", found '" + options.family + "'" +
+                    did_you_mean_suffix(options.family, names));
+  }
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& family : families) {
+    const auto entries = family.entries();
+    nlohmann::json rows = nlohmann::json::array();
+    if (!options.mode.quiet) fmt::print(options.mode.human(), "{} -- {}\n", family.name, family.description);
+    for (const auto& entry : entries) {
+      rows.push_back({{"name", entry.name}, {"description", entry.description}});
+      if (!options.mode.quiet) fmt::print(options.mode.human(), "  {:<16} {}\n", entry.name, entry.description);
+    }
+    json[family.name] = {{"description", family.description}, {"entries", rows}};
+  }
+  if (options.mode.json) options.mode.print_json({{"families", json}});
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_list_command(CLI::App& app) {
+  auto options = std::make_shared<ListOptions>();
+  CLI::App* command = app.add_subcommand("list", "List registered implementations (models, GPU specs, timing models)");
+  command->add_option("family", options->family, "Only this family (e.g. model, gpu, gpu_timing)");
+  add_output_flags(*command, options->mode, true);
+  return {command, [options] { return list(*options); }};
+}
+
+}  // namespace dse

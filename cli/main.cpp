@@ -1,0 +1,48 @@
+// The `dse` command: parse flags, run one subcommand, map errors to exit codes
+// (0 done, 2 bad input, 1 internal error). Only this file prints errors.
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "cli/command.h"
+#include "models/base/errors.h"
+#include "sim/output/build_info.h"
+
+namespace {
+
+int report(const char* kind, const char* message, int code) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "dse: %s%s\n", kind, message);
+  return code;
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"dse -- simulator and design-space explorer for DNN inference hardware"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("dse ") + dse::dse_version() + " (" + dse::dse_git_commit() + ")");
+  const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app), dse::add_list_command(app),
+                                                 dse::add_version_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    return report("error: ", (std::string(error.what()) + " (run 'dse --help' or 'dse SUBCOMMAND --help')").c_str(), 2);
+  }
+  for (const auto& subcommand : subcommands)
+    if (subcommand.command->parsed()) return subcommand.action();
+  return report("error: ", "expected a subcommand (run 'dse --help')", 2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const dse::UserError& error) {
+    return report("error: ", error.what(), 2);
+  } catch (const std::exception& error) {
+    return report("internal error: ", error.what(), 1);
+  } catch (...) {
+    return report("internal error: ", "unknown exception", 1);
+  }
+}

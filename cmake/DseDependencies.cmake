@@ -1,0 +1,50 @@
+# Every dependency comes from a Debian 12 package; scripts/bootstrap.sh installs them.
+find_package(Boost 1.74 REQUIRED)                 # libboost-graph-dev (Boost.Graph is header-only here)
+find_package(TBB REQUIRED)                        # libtbb-dev
+find_package(yaml-cpp REQUIRED)                   # libyaml-cpp-dev (used only in sim/config)
+find_package(HDF5 REQUIRED COMPONENTS C)          # libhdf5-dev
+find_package(CLI11 REQUIRED)                      # libcli11-dev
+find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev
+find_package(fmt REQUIRED)                        # libfmt-dev
+if(DSE_BUILD_TESTS)
+  find_package(GTest REQUIRED)                    # libgtest-dev
+endif()
+if(DSE_BUILD_BENCH)
+  find_package(benchmark QUIET)                   # libbenchmark-dev (optional)
+endif()
+
+# Optional: CUDA (real GPU measurements) and MPI (cluster sweeps).
+function(dse_optional_feature feature mode out)
+  if(NOT mode MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "DSE_WITH_${feature} must be AUTO, ON or OFF, got '${mode}'")
+  endif()
+  set(${out} ${mode} PARENT_SCOPE)
+endfunction()
+
+set(DSE_HAVE_CUDA OFF)
+dse_optional_feature(CUDA "${DSE_WITH_CUDA}" cuda_mode)
+if(NOT cuda_mode STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    find_package(CUDAToolkit)
+    if(CUDAToolkit_FOUND)
+      set(DSE_HAVE_CUDA ON)
+    endif()
+  endif()
+  if(cuda_mode STREQUAL "ON" AND NOT DSE_HAVE_CUDA)
+    message(FATAL_ERROR "DSE_WITH_CUDA=ON but no usable CUDA compiler/toolkit was found")
+  endif()
+endif()
+
+set(DSE_HAVE_MPI OFF)
+dse_optional_feature(MPI "${DSE_WITH_MPI}" mpi_mode)
+if(NOT mpi_mode STREQUAL "OFF")
+  find_package(MPI COMPONENTS CXX QUIET)
+  if(MPI_CXX_FOUND)
+    set(DSE_HAVE_MPI ON)
+  elseif(mpi_mode STREQUAL "ON")
+    message(FATAL_ERROR "DSE_WITH_MPI=ON but no MPI C++ library was found (apt-get install libopenmpi-dev)")
+  endif()
+endif()

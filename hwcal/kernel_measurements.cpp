@@ -1,0 +1,42 @@
+#include "hwcal/kernel_measurements.h"
+
+#include "hwcal/csv_reader.h"
+#include "models/base/errors.h"
+
+namespace dse {
+
+std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path) {
+  const CsvTable table = CsvTable::read(path);
+  const auto op = table.column("OPName"), latency = table.column("Latency"), device = table.column("Device"),
+             kernel = table.column("Kernel Name");
+  const std::array<std::size_t, 3> grid{table.column("Grid x"), table.column("Grid y"), table.column("Grid z")};
+  const std::array<std::size_t, 3> block{table.column("Block x"), table.column("Block y"), table.column("Block z")};
+  const auto b = table.column("B"), m = table.column("M"), n = table.column("N"), k = table.column("K");
+
+  std::vector<KernelMeasurement> out;
+  out.reserve(table.rows().size());
+  for (const auto& row : table.rows()) {
+    KernelMeasurement measurement;
+    measurement.op = table.text(row, op);
+    measurement.latency_ms = table.number(row, latency);
+    if (measurement.latency_ms <= 0) {
+      throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[latency].column) +
+                      ": Latency: expected a positive number of milliseconds, found " + table.text(row, latency));
+    }
+    measurement.device = table.text(row, device);
+    measurement.kernel = table.text(row, kernel);
+    for (int axis = 0; axis < 3; ++axis) {
+      measurement.grid[axis] = table.integer(row, grid[axis]);
+      measurement.block[axis] = table.integer(row, block[axis]);
+    }
+    measurement.b = table.integer(row, b);
+    measurement.m = table.integer(row, m);
+    measurement.n = table.integer(row, n);
+    measurement.k = table.integer(row, k);
+    measurement.line = row.line;
+    out.push_back(std::move(measurement));
+  }
+  return out;
+}
+
+}  // namespace dse

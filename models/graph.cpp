@@ -1,0 +1,98 @@
+#include "models/graph.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/topological_sort.hpp>
+#include <iterator>
+#include <stdexcept>
+
+namespace dse {
+
+struct Graph::Adjacency {
+  boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS> dag;
+};
+
+Graph::Graph(std::string name) : name_(std::move(name)), adjacency_(std::make_unique<Adjacency>()) {}
+Graph::Graph(const Graph& other)
+    : name_(other.name_),
+      tensors_(other.tensors_),
+      producers_(other.producers_),
+      inputs_(other.inputs_),
+      ops_(other.ops_),
+      adjacency_(std::make_unique<Adjacency>(*other.adjacency_)) {}
+Graph& Graph::operator=(const Graph& other) {
+  if (this != &other) *this = Graph(other);
+  return *this;
+}
+Graph::Graph(Graph&&) noexcept = default;
+Graph& Graph::operator=(Graph&&) noexcept = default;
+Graph::~Graph() = default;
+
+TensorId Graph::add_input(std::string name, Shape shape, DType dtype) {
+  tensors_.push_back({std::move(name), std::move(shape), dtype});
+  producers_.push_back(std::nullopt);
+  inputs_.push_back(tensors_.size() - 1);
+  return tensors_.size() - 1;
+}
+
+TensorId Graph::add_op(Op op, Tensor output) {
+  for (const auto input : op.inputs) {
+    if (input >= tensors_.size()) {
+      throw std::invalid_argument("op '" + op.name + "' consumes tensor id " + std::to_string(input) +
+                                  " that does not exist");
+    }
+  }
+  const OpId id = ops_.size();
+  const auto vertex = boost::add_vertex(adjacency_->dag);
+  (void)vertex;
+  for (const auto input : op.inputs) {
+    if (const auto from = producers_[input]) boost::add_edge(*from, id, adjacency_->dag);
+  }
+  tensors_.push_back(std::move(output));
+  producers_.push_back(id);
+  op.output = tensors_.size() - 1;
+  ops_.push_back(std::move(op));
+  return ops_.back().output;
+}
+
+std::vector<TensorId> Graph::outputs() const {
+  std::vector<bool> consumed(tensors_.size(), false);
+  for (const auto& op : ops_)
+    for (const auto input : op.inputs) consumed[input] = true;
+  std::vector<TensorId> out;
+  for (TensorId id = 0; id < tensors_.size(); ++id)
+    if (!consumed[id] && producers_[id]) out.push_back(id);
+  return out;
+}
+
+std::vector<OpId> Graph::predecessors(OpId op) const {
+  std::vector<OpId> out;
+  for (auto [it, end] = boost::in_edges(op, adjacency_->dag); it != end; ++it)
+    out.push_back(boost::source(*it, adjacency_->dag));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<OpId> Graph::successors(OpId op) const {
+  std::vector<OpId> out;
+  for (auto [it, end] = boost::out_edges(op, adjacency_->dag); it != end; ++it)
+    out.push_back(boost::target(*it, adjacency_->dag));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<OpId> Graph::topological_order() const {
+  std::vector<OpId> reversed;
+  boost::topological_sort(adjacency_->dag, std::back_inserter(reversed));
+  return {reversed.rbegin(), reversed.rend()};
+}
+
+OpCost Graph::total_cost() const {
+  OpCost total;
+  for (const auto& op : ops_) total += op.cost;
+  return total;
+}
+
+}  // namespace dse

@@ -1,0 +1,36 @@
+// Tensors of a DNN graph: element types and shapes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dse {
+
+// Element types an op can compute in. tf32 is stored in 4 bytes (it is fp32 in memory; only the
+// tensor-core multiply drops mantissa bits).
+enum class DType { fp32, tf32, fp16, bf16, fp8, int8 };
+
+int dtype_bytes(DType dtype);
+std::string_view dtype_name(DType dtype);
+std::optional<DType> parse_dtype(std::string_view name);
+std::vector<std::string> dtype_names();
+
+using Shape = std::vector<std::int64_t>;
+
+std::int64_t element_count(const Shape& shape);
+// "8x64x56x56"
+std::string shape_string(const Shape& shape);
+
+struct Tensor {
+  std::string name;
+  Shape shape;
+  DType dtype = DType::fp32;
+
+  std::int64_t elements() const { return element_count(shape); }
+  std::int64_t bytes() const { return elements() * dtype_bytes(dtype); }
+};
+
+}  // namespace dse

@@ -1,0 +1,36 @@
+// The model zoo: graph builders registered by name, parametric in batch, resolution and dtype.
+//
+// Contract: a builder returns a fresh Graph for the given parameters and is safe to call from many
+// threads at once. Parameters are validated by the caller (the config layer) against the ranges
+// declared here; a builder may throw std::invalid_argument for shapes its architecture cannot take
+// (a resolution too small for its down-sampling, say).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "models/base/registry.h"
+#include "models/graph.h"
+
+namespace dse {
+
+struct ModelParams {
+  int batch = 1;
+  DType dtype = DType::fp32;
+  int resolution = 0;  // input height = width in pixels; 0 = the model's native resolution
+};
+
+// Valid ranges of ModelParams, checked by whoever reads them from user input.
+inline constexpr int kMaxBatch = 65536;
+inline constexpr int kMinResolution = 32;
+inline constexpr int kMaxResolution = 8192;
+
+struct ModelZoo {
+  static constexpr const char* family_name = "model";
+  static constexpr const char* family_description = "DNN graphs built by name (the model zoo)";
+  using Factory = std::function<Graph(const ModelParams&)>;
+};
+
+using ModelRegistry = Registry<ModelZoo>;
+
+}  // namespace dse

@@ -1,0 +1,243 @@
+#include "sim/config/config_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "sim/config/embedded_files.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxNodes = 1'000'000;
+constexpr std::size_t kMaxIncludeDepth = 32;
+
+bool is_embedded(const std::string& path) { return path.starts_with(kEmbeddedPrefix); }
+
+const EmbeddedFile* find_embedded(const std::string& path) {
+  const std::string_view relative = std::string_view(path).substr(kEmbeddedPrefix.size());
+  for (const auto& file : embedded_files())
+    if (file.path == relative) return &file;
+  return nullptr;
+}
+
+// The path of `target` written relative to the file `from` (which is how a user reads it).
+std::string resolve_relative(const std::string& from, const std::string& target) {
+  if (fs::path(target).is_absolute()) return target;
+  if (is_embedded(from)) {
+    const fs::path base = fs::path(from.substr(kEmbeddedPrefix.size())).parent_path();
+    return std::string(kEmbeddedPrefix) + (base / target).lexically_normal().generic_string();
+  }
+  return (fs::path(from).parent_path() / target).lexically_normal().generic_string();
+}
+
+// An identity for cycle detection.
+std::string canonical_name(const std::string& path) {
+  if (is_embedded(path)) return path;
+  std::error_code error;
+  const auto canonical = fs::weakly_canonical(path, error);
+  return error ? path : canonical.string();
+}
+
+// Rejects text that is not UTF-8 (binary files) with the position of the first bad byte.
+void check_utf8(const std::string& text, const std::string& file) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+    bool valid = length != 0 && byte != 0 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k)
+      valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (!valid) {
+      std::ostringstream message;
+      message << "expected UTF-8 YAML text, found byte 0x" << std::hex << static_cast<int>(byte)
+              << " (is this a binary file?)";
+      throw ConfigError({file, line, column}, "(file)", message.str());
+    }
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+}
+
+class Converter {
+ public:
+  explicit Converter(std::vector<std::string> include_stack) : include_stack_(std::move(include_stack)) {}
+
+  ConfigNode parse_document(const std::string& text, const std::string& file, const std::string& path = "(root)",
+                            int line_offset = 0, int column_offset = 0) {
+    check_utf8(text, file);
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& error) {
+      const SourceMark mark{file, error.mark.line + 1 + line_offset, error.mark.column + 1 + column_offset};
+      throw ConfigError(mark, "(yaml)", "expected valid YAML, found a syntax error: " + error.msg);
+    }
+    file_ = file;
+    line_offset_ = line_offset;
+    column_offset_ = column_offset;
+    ConfigNode node = convert(root, {file, 1 + line_offset, 1 + column_offset}, path);
+    node.set_path(path);
+    return node;
+  }
+
+ private:
+  SourceMark mark_of(const YAML::Node& node, const SourceMark& fallback) const {
+    const YAML::Mark mark = node.Mark();
+    if (mark.is_null()) return fallback;
+    return {file_, mark.line + 1 + line_offset_, mark.column + 1 + (mark.line == 0 ? column_offset_ : 0)};
+  }
+
+  ConfigNode convert(const YAML::Node& node, const SourceMark& fallback, const std::string& path) {
+    if (++node_count_ > kMaxNodes)
+      throw ConfigError(mark_of(node, fallback), path,
+                        "expected at most 1000000 nodes, found more (an alias expanding recursively?)");
+    const SourceMark mark = mark_of(node, fallback);
+    const std::string tag = node.Tag();
+    if (tag == "!include") return include(node, mark, path);
+    const bool standard_tag = tag.empty() || tag == "?" || tag == "!" || tag.starts_with("tag:yaml.org,2002:");
+    if (!standard_tag)
+      throw ConfigError(mark, path, "expected no tag or !include, found unknown tag '" + tag + "'");
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        return ConfigNode::null(mark);
+      case YAML::NodeType::Scalar:
+        return ConfigNode::scalar(node.Scalar(), tag == "!" || tag == "tag:yaml.org,2002:str", mark);
+      case YAML::NodeType::Sequence: {
+        ConfigNode out = ConfigNode::sequence(mark);
+        for (const auto& item : node) out.append(convert(item, mark, item_path(path, out.item_count())));
+        return out;
+      }
+      case YAML::NodeType::Map: {
+        ConfigNode out = ConfigNode::map(mark);
+        for (const auto& pair : node) {
+          const SourceMark key_mark = mark_of(pair.first, mark);
+          if (!pair.first.IsScalar())
+            throw ConfigError(key_mark, path, "expected a plain key, found a complex key");
+          const std::string key = pair.first.Scalar();
+          if (out.mutable_child(key)) {
+            throw ConfigError(key_mark, child_path(path, key),
+                              "expected each key once per mapping, found '" + key + "' again (first at line " +
+                                  std::to_string(out.key_mark(key).line) + ")");
+          }
+          out.set(key, convert(pair.second, key_mark, child_path(path, key)), key_mark);
+        }
+        return out;
+      }
+    }
+    return ConfigNode::null(mark);
+  }
+
+  ConfigNode include(const YAML::Node& node, const SourceMark& mark, const std::string& path) {
+    if (!node.IsScalar() || node.Scalar().empty())
+      throw ConfigError(mark, path, "expected !include followed by a file name, found something else");
+    const std::string target = resolve_relative(file_, node.Scalar());
+    const std::string identity = canonical_name(target);
+    if (std::find(include_stack_.begin(), include_stack_.end(), identity) != include_stack_.end()) {
+      std::string chain;
+      for (const auto& entry : include_stack_) chain += entry + " -> ";
+      throw ConfigError(mark, path, "expected an include chain without cycles, found " + chain + identity);
+    }
+    if (include_stack_.size() >= kMaxIncludeDepth)
+      throw ConfigError(mark, path, "expected includes nested at most 32 deep, found deeper");
+    if (!config_file_exists(target))
+      throw ConfigError(mark, path, "expected an existing file to include, found no file '" + target + "'");
+    std::vector<std::string> stack = include_stack_;
+    stack.push_back(identity);
+    Converter inner(std::move(stack));
+    inner.node_count_ = node_count_;
+    ConfigNode included = inner.parse_document(read_config_bytes(target), target, path);
+    node_count_ = inner.node_count_;
+    return included;
+  }
+
+  std::vector<std::string> include_stack_;
+  std::string file_;
+  int line_offset_ = 0;
+  int column_offset_ = 0;
+  std::size_t node_count_ = 0;
+};
+
+void emit(YAML::Emitter& out, const ConfigNode& node) {
+  switch (node.kind()) {
+    case ConfigNode::Kind::null:
+      out << YAML::Null;
+      break;
+    case ConfigNode::Kind::scalar:
+      if (node.quoted()) out << YAML::DoubleQuoted;
+      out << node.text();
+      break;
+    case ConfigNode::Kind::sequence:
+      out << YAML::BeginSeq;
+      for (const auto& item : node.items()) emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    case ConfigNode::Kind::map: {
+      out << YAML::BeginMap;
+      for (const auto& key : node.keys()) {
+        out << YAML::Key << key << YAML::Value;
+        emit(out, *node.peek(key));
+      }
+      out << YAML::EndMap;
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string resolve_config_path(const std::string& from, const std::string& target) {
+  return resolve_relative(from, target);
+}
+
+bool config_file_exists(const std::string& path) {
+  if (is_embedded(path)) return find_embedded(path) != nullptr;
+  std::error_code error;
+  return fs::is_regular_file(path, error);
+}
+
+std::string read_config_bytes(const std::string& path) {
+  if (is_embedded(path)) {
+    if (const EmbeddedFile* file = find_embedded(path)) return std::string(file->content);
+    throw UserError(path + ": cannot read: no such file embedded in this binary");
+  }
+  std::error_code error;
+  if (fs::is_directory(path, error)) throw UserError(path + ": cannot read: is a directory, expected a YAML file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(path + ": cannot read: no such file or not readable");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+ConfigNode load_config_file(const std::string& path) {
+  return Converter({canonical_name(path)}).parse_document(read_config_bytes(path), path);
+}
+
+ConfigNode load_config_text(const std::string& text, const std::string& display_name) {
+  return Converter({canonical_name(display_name)}).parse_document(text, display_name);
+}
+
+ConfigNode parse_yaml_value(const std::string& text, const SourceMark& origin) {
+  return Converter({}).parse_document(text, origin.file, "(root)", origin.line - 1, origin.column - 1);
+}
+
+std::string to_yaml(const ConfigNode& node) {
+  YAML::Emitter out;
+  emit(out, node);
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace dse

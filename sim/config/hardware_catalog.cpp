@@ -1,0 +1,104 @@
+#include "sim/config/hardware_catalog.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "models/base/registry.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/embedded_files.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string embedded_root() { return std::string(kEmbeddedPrefix) + "configs"; }
+
+// The nearest ancestor folder named "configs" that has a hardware/ folder.
+std::optional<std::string> enclosing_configs_root(const std::string& file) {
+  if (file.empty() || file.starts_with(kEmbeddedPrefix)) return std::nullopt;
+  std::error_code error;
+  fs::path dir = fs::absolute(file, error).parent_path();
+  for (int depth = 0; depth < 16 && !dir.empty(); ++depth) {
+    if (dir.filename() == "configs" && fs::is_directory(dir / "hardware", error)) return dir.string();
+    if (dir == dir.parent_path()) break;
+    dir = dir.parent_path();
+  }
+  return std::nullopt;
+}
+
+std::string spec_path(const std::string& root, std::string_view kind, std::string_view name) {
+  return root + "/hardware/" + std::string(kind) + "/" + std::string(name) + ".yaml";
+}
+
+}  // namespace
+
+HardwareCatalog HardwareCatalog::for_experiment(const std::string& experiment_file) {
+  HardwareCatalog catalog;
+  if (const char* env = std::getenv("DSE_CONFIG_DIR"); env && *env) catalog.roots_.emplace_back(env);
+  if (const auto root = enclosing_configs_root(experiment_file)) catalog.roots_.push_back(*root);
+  catalog.roots_.push_back(embedded_root());
+  return catalog;
+}
+
+std::optional<std::string> HardwareCatalog::find(std::string_view kind, std::string_view name) const {
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  for (const auto& root : roots_) {
+    const std::string path = spec_path(root, kind, name);
+    if (config_file_exists(path)) return path;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> HardwareCatalog::names(std::string_view kind) const {
+  std::vector<std::string> out;
+  const std::string folder = "hardware/" + std::string(kind) + "/";
+  for (const auto& root : roots_) {
+    if (root.starts_with(kEmbeddedPrefix)) {
+      const std::string prefix = "configs/" + folder;
+      for (const auto& file : embedded_files()) {
+        if (file.path.starts_with(prefix) && file.path.ends_with(".yaml"))
+          out.emplace_back(file.path.substr(prefix.size(), file.path.size() - prefix.size() - 5));
+      }
+      continue;
+    }
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(fs::path(root) / folder, error)) {
+      if (entry.path().extension() == ".yaml") out.push_back(entry.path().stem().string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+namespace {
+
+// `dse list gpu`: the spec files, described by their display_name.
+std::vector<RegistryEntryInfo> gpu_spec_entries() {
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment("configs/experiments/none.yaml");
+  std::vector<RegistryEntryInfo> out;
+  for (const auto& name : catalog.names("gpu")) {
+    const std::string path = *catalog.find("gpu", name);
+    std::string description;
+    try {
+      const ConfigNode spec = load_config_file(path);
+      const ConfigNode* display = spec.is_map() ? spec.peek("display_name") : nullptr;
+      description = display && display->is_scalar() ? display->text() : "(no display_name)";
+    } catch (const UserError& error) {
+      description = std::string("(unreadable: ") + error.what() + ")";
+    }
+    out.push_back({name, description + " [" + path + "]"});
+  }
+  return out;
+}
+
+[[maybe_unused]] const bool gpu_family_registered =
+    (FamilyCatalog::instance().add_family(
+         {"gpu", "GPU spec files in configs/hardware/gpu/ (datasheet values with sources)", gpu_spec_entries}),
+     true);
+
+}  // namespace
+
+}  // namespace dse

@@ -1,0 +1,30 @@
+// Where hardware spec files are found: `device: {gpu: h200}` names configs/hardware/gpu/h200.yaml.
+//
+// Roots are searched in order: $DSE_CONFIG_DIR (a configs/ folder), the configs/ folder that holds
+// the experiment file (if it is inside one), then the copy embedded in the binary. A value ending in
+// ".yaml" is instead a path relative to the experiment file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dse {
+
+class HardwareCatalog {
+ public:
+  // The roots for an experiment read from `experiment_file` ("" when there is none).
+  static HardwareCatalog for_experiment(const std::string& experiment_file);
+
+  const std::vector<std::string>& roots() const { return roots_; }
+  // The spec file for `name` of `kind` ("gpu", "accel"), or nullopt.
+  std::optional<std::string> find(std::string_view kind, std::string_view name) const;
+  // Every name of `kind` available in any root, sorted, without duplicates.
+  std::vector<std::string> names(std::string_view kind) const;
+
+ private:
+  std::vector<std::string> roots_;
+};
+
+}  // namespace dse

@@ -1,0 +1,49 @@
+// The discrete-event core: a clock and an event heap, as an object (no static state), so that a
+// search can run one engine per thread.
+//
+// Contract: time is an integer number of picoseconds and never goes backwards; events at the same
+// time run in the order they were scheduled, so a run is bit-for-bit reproducible. An action may
+// schedule further events (at or after now()); scheduling in the past throws std::logic_error.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace dse {
+
+using TimePs = std::int64_t;
+
+inline constexpr double ps_to_ms(TimePs t) { return static_cast<double>(t) * 1e-9; }
+inline constexpr double ps_to_us(TimePs t) { return static_cast<double>(t) * 1e-6; }
+
+class Engine {
+ public:
+  using Action = std::function<void()>;
+
+  TimePs now() const { return now_; }
+  void schedule_at(TimePs time, Action action);
+  void schedule_after(TimePs delay, Action action) { schedule_at(now_ + delay, std::move(action)); }
+  // Runs events until none are left; returns how many ran.
+  std::uint64_t run();
+  std::uint64_t events_run() const { return events_run_; }
+
+ private:
+  struct Event {
+    TimePs time;
+    std::uint64_t sequence;
+    Action action;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
+    }
+  };
+  TimePs now_ = 0;
+  std::uint64_t next_sequence_ = 0;
+  std::uint64_t events_run_ = 0;
+  std::priority_queue<Event, std::vector<Event>, Later> events_;
+};
+
+}  // namespace dse

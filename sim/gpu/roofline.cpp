@@ -1,0 +1,51 @@
+// The per-op roofline (Williams, Waterman, Patterson, CACM 2009): an op takes as long as the slower
+// of its arithmetic at the datasheet peak and its DRAM traffic at the datasheet bandwidth.
+//   duration = max(flops / peak_flops, (bytes_read + bytes_written) / dram_bandwidth)
+// Matrix ops (conv, matmul) in a type the tensor cores support run at the tensor-core peak; all
+// other ops, and fp32 matrix ops (PyTorch's default, TF32 off), at the CUDA-core peak of their type
+// (fp32 if the table has no entry for it). No launch overhead, caching or efficiency loss: this is
+// the lower bound every real kernel sits above, until a calibrated model replaces it.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/gpu/gpu_timing_model.h"
+
+namespace dse {
+namespace {
+
+class Roofline final : public GpuTimingModel {
+ public:
+  explicit Roofline(const GpuSpec& spec) : spec_(spec) {}
+
+  OpTiming time(const Op& op) const override {
+    const std::int64_t bytes = op.cost.bytes_read + op.cost.bytes_written;
+    if (op.cost.flops == 0 && bytes == 0) return {1, "none"};
+    const double peak_tflops = peak_for(op);
+    const double compute_s = static_cast<double>(op.cost.flops) / (peak_tflops * 1e12);
+    const double memory_s = static_cast<double>(bytes) / (spec_.dram_bandwidth_gbps * 1e9);
+    const double seconds = std::max(compute_s, memory_s);
+    const auto picoseconds = static_cast<std::int64_t>(std::ceil(seconds * 1e12));
+    return {std::max<std::int64_t>(picoseconds, 1), compute_s >= memory_s ? "compute" : "memory"};
+  }
+
+  std::string calibration() const override { return "uncalibrated (datasheet)"; }
+
+ private:
+  double peak_for(const Op& op) const {
+    const std::string_view type = dtype_name(op.dtype);
+    if (is_matrix_op(op.kind) && op.dtype != DType::fp32) {
+      if (const auto peak = spec_.tensor_core_peak(type)) return *peak;
+    }
+    if (const auto peak = spec_.cuda_core_peak(type)) return *peak;
+    return *spec_.cuda_core_peak("fp32");
+  }
+
+  GpuSpec spec_;
+};
+
+}  // namespace
+
+DSE_REGISTER(GpuTimingModel, Roofline, "roofline",
+             "max(flops / datasheet peak, bytes / DRAM bandwidth) per op; no overheads (a lower bound)")
+
+}  // namespace dse

@@ -1,0 +1,46 @@
+#include "sim/output/atomic_file.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "models/base/errors.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+
+AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_path)) {
+  if (final_path_.empty()) throw UserError("(output): cannot write: empty file name");
+  const fs::path parent = fs::path(final_path_).parent_path();
+  std::error_code error;
+  if (!parent.empty()) fs::create_directories(parent, error);
+  if (error) throw UserError(final_path_ + ": cannot write: cannot create folder " + parent.string() + ": " + error.message());
+  if (fs::is_directory(final_path_, error)) throw UserError(final_path_ + ": cannot write: is a directory");
+  temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
+}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) std::remove(temp_path_.c_str());
+}
+
+void AtomicFile::commit() {
+  std::error_code error;
+  fs::rename(temp_path_, final_path_, error);
+  if (error) throw UserError(final_path_ + ": cannot write: rename from " + temp_path_ + " failed: " + error.message());
+  committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  AtomicFile file(path);
+  {
+    std::ofstream out(file.temp_path(), std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) throw UserError(path + ": cannot write: writing " + file.temp_path() + " failed");
+  }
+  file.commit();
+}
+
+}  // namespace dse

@@ -1,0 +1,42 @@
+#include "sim/output/chrome_trace.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "sim/output/atomic_file.h"
+
+namespace dse {
+
+std::string chrome_trace_json(const RunResult& result) {
+  nlohmann::json events = nlohmann::json::array();
+  events.push_back({{"ph", "M"}, {"pid", 0}, {"name", "process_name"}, {"args", {{"name", "gpu " + result.gpu}}}});
+  std::set<int> streams;
+  for (const auto& op : result.ops) streams.insert(op.stream);
+  for (const int stream : streams) {
+    events.push_back({{"ph", "M"}, {"pid", 0}, {"tid", stream}, {"name", "thread_name"},
+                      {"args", {{"name", "stream " + std::to_string(stream)}}}});
+  }
+  for (const auto& op : result.ops) {
+    const auto& model = result.models[op.model_index];
+    events.push_back({{"ph", "X"},
+                      {"pid", 0},
+                      {"tid", op.stream},
+                      {"name", op.name},
+                      {"cat", std::string(op_kind_name(op.kind))},
+                      {"ts", ps_to_us(op.start_ps)},
+                      {"dur", ps_to_us(op.end_ps - op.start_ps)},
+                      {"args",
+                       {{"model", model.name},
+                        {"output_shape", shape_string(op.output_shape)},
+                        {"macs", op.cost.macs},
+                        {"bytes", op.cost.bytes_read + op.cost.bytes_written},
+                        {"bound", op.bound}}}});
+  }
+  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+}
+
+void write_chrome_trace(const std::string& path, const RunResult& result) {
+  write_file_atomically(path, chrome_trace_json(result));
+}
+
+}  // namespace dse

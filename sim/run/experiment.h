@@ -1,0 +1,41 @@
+// An experiment as the YAML describes it, read and validated in one place.
+//
+// Schema (docs/config.md): name, workload.models[] ({name, batch, dtype, resolution}), device
+// ({gpu: NAME|FILE.yaml, timing_model}), output. Reading resolves hardware names to spec files and
+// rejects unknown keys; after it succeeds, running cannot fail on input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/zoo/zoo.h"
+#include "sim/config/config_node.h"
+#include "sim/gpu/gpu_spec.h"
+
+namespace dse {
+
+struct ModelRequest {
+  std::string name;  // zoo model name
+  ModelParams params;
+};
+
+struct HardwareFile {
+  std::string path;     // as resolved ("configs/hardware/gpu/h200.yaml" or "embedded:...")
+  std::string content;  // the file's bytes, kept so a result records exactly what was used
+};
+
+struct Experiment {
+  std::string name;
+  std::string config_file;  // where it was read from
+  std::vector<ModelRequest> models;
+  GpuSpec gpu;
+  std::string timing_model;  // a gpu_timing registry name
+  std::vector<HardwareFile> hardware_files;
+  std::string output_path;   // HDF5 result file; "" = none
+  std::string resolved_yaml;  // the config after includes and overrides
+};
+
+// `root` is the whole loaded config (after overrides) read from `config_file`.
+Experiment read_experiment(const ConfigNode& root, const std::string& config_file);
+
+}  // namespace dse

@@ -1,0 +1,53 @@
+// What a simulation run produced: per-op timeline rows, per-model and whole-run metrics.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/op.h"
+#include "models/zoo/zoo.h"
+#include "sim/engine/engine.h"
+
+namespace dse {
+
+struct OpRecord {
+  std::size_t model_index = 0;
+  std::string name;
+  OpKind kind = OpKind::relu;
+  Shape output_shape;
+  int stream = 0;
+  TimePs start_ps = 0;
+  TimePs end_ps = 0;
+  OpCost cost;
+  std::string bound;  // "compute", "memory" or "none"
+};
+
+struct ModelResult {
+  std::string name;
+  ModelParams params;
+  OpCost total;
+  std::size_t op_count = 0;
+  TimePs start_ps = 0;
+  TimePs end_ps = 0;
+
+  double latency_ms() const { return ps_to_ms(end_ps - start_ps); }
+  double throughput_per_s() const { return params.batch / (latency_ms() * 1e-3); }
+};
+
+struct RunResult {
+  std::string experiment;
+  std::string gpu;
+  std::string timing_model;
+  std::string calibration;  // "uncalibrated (datasheet)" or the calibration file used
+  std::vector<ModelResult> models;
+  std::vector<OpRecord> ops;  // in start order
+  TimePs makespan_ps = 0;
+  std::optional<double> energy_j;  // only where the device has a power model
+
+  double latency_ms() const { return ps_to_ms(makespan_ps); }
+  // Inferences (samples) completed per second over the whole run.
+  double throughput_per_s() const;
+};
+
+}  // namespace dse
