@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/topological_sort.hpp>
-#include <iterator>
+#include <functional>
+#include <queue>
 #include <stdexcept>
 
 namespace dse {
@@ -84,9 +84,27 @@ std::vector<OpId> Graph::successors(OpId op) const {
 }
 
 std::vector<OpId> Graph::topological_order() const {
-  std::vector<OpId> reversed;
-  boost::topological_sort(adjacency_->dag, std::back_inserter(reversed));
-  return {reversed.rbegin(), reversed.rend()};
+  // Kahn's algorithm taking the smallest ready id first: deterministic, and insertion order for
+  // graphs built op by op.
+  const auto& dag = adjacency_->dag;
+  std::vector<std::size_t> waiting(ops_.size());
+  std::priority_queue<OpId, std::vector<OpId>, std::greater<>> ready;
+  for (OpId op = 0; op < ops_.size(); ++op) {
+    waiting[op] = boost::in_degree(op, dag);
+    if (waiting[op] == 0) ready.push(op);
+  }
+  std::vector<OpId> order;
+  order.reserve(ops_.size());
+  while (!ready.empty()) {
+    const OpId op = ready.top();
+    ready.pop();
+    order.push_back(op);
+    for (auto [it, end] = boost::out_edges(op, dag); it != end; ++it) {
+      const OpId next = boost::target(*it, dag);
+      if (--waiting[next] == 0) ready.push(next);
+    }
+  }
+  return order;
 }
 
 OpCost Graph::total_cost() const {

@@ -44,7 +44,8 @@ class Graph {
 
   std::vector<OpId> predecessors(OpId op) const;
   std::vector<OpId> successors(OpId op) const;
-  // A topological order computed by Boost.Graph (equals insertion order for graphs built here).
+  // The topological order that takes the lowest ready op id first (insertion order for graphs
+  // built op by op; deterministic for any graph).
   std::vector<OpId> topological_order() const;
 
   OpCost total_cost() const;

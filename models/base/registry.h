@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/base/did_you_mean.h"
+
 namespace dse {
 
 struct RegistryEntryInfo {
@@ -76,7 +78,7 @@ class Registry {
     return it == entries_.end() ? nullptr : &it->second;
   }
 
-  // Sorted names, for error messages and listings.
+  // Names in natural order (resnet18 before resnet101), for error messages and listings.
   std::vector<std::string> names() const {
     std::vector<std::string> out;
     for (const auto& [name, entry] : entries_) out.push_back(name);
@@ -94,7 +96,7 @@ class Registry {
     FamilyCatalog::instance().add_family(
         {Interface::family_name, Interface::family_description, [this] { return infos(); }});
   }
-  std::map<std::string, Entry, std::less<>> entries_;
+  std::map<std::string, Entry, NaturalLess> entries_;
 };
 
 // The factory of a polymorphic family: constructs Impl from the factory's arguments.

@@ -70,9 +70,25 @@ void check_utf8(const std::string& text, const std::string& file) {
   }
 }
 
+// YAML forbids tabs in indentation; say so when the failing line starts with one.
+std::string tab_hint(const std::string& text, int zero_based_line) {
+  std::size_t start = 0;
+  for (int line = 0; line < zero_based_line && start != std::string::npos; ++line) {
+    start = text.find('\n', start);
+    if (start != std::string::npos) ++start;
+  }
+  if (start == std::string::npos) return {};
+  const std::size_t indent_end = text.find_first_not_of(" \t", start);
+  const std::string indent = text.substr(start, indent_end == std::string::npos ? std::string::npos : indent_end - start);
+  return indent.find('\t') != std::string::npos ? " (the line is indented with a tab; YAML allows only spaces)" : "";
+}
+
 class Converter {
  public:
-  explicit Converter(std::vector<std::string> include_stack) : include_stack_(std::move(include_stack)) {}
+  // `include_stack`: canonical identities of the files being read (for cycle detection);
+  // `display_stack`: the same files as the user sees them (for messages).
+  Converter(std::vector<std::string> include_stack, std::vector<std::string> display_stack)
+      : include_stack_(std::move(include_stack)), display_stack_(std::move(display_stack)) {}
 
   ConfigNode parse_document(const std::string& text, const std::string& file, const std::string& path = "(root)",
                             int line_offset = 0, int column_offset = 0) {
@@ -82,7 +98,8 @@ class Converter {
       root = YAML::Load(text);
     } catch (const YAML::Exception& error) {
       const SourceMark mark{file, error.mark.line + 1 + line_offset, error.mark.column + 1 + column_offset};
-      throw ConfigError(mark, "(yaml)", "expected valid YAML, found a syntax error: " + error.msg);
+      throw ConfigError(mark, "(yaml)",
+                        "expected valid YAML, found a syntax error: " + error.msg + tab_hint(text, error.mark.line));
     }
     file_ = file;
     line_offset_ = line_offset;
@@ -147,16 +164,17 @@ class Converter {
     const std::string identity = canonical_name(target);
     if (std::find(include_stack_.begin(), include_stack_.end(), identity) != include_stack_.end()) {
       std::string chain;
-      for (const auto& entry : include_stack_) chain += entry + " -> ";
-      throw ConfigError(mark, path, "expected an include chain without cycles, found " + chain + identity);
+      for (const auto& entry : display_stack_) chain += entry + " -> ";
+      throw ConfigError(mark, path, "expected an include chain without cycles, found " + chain + target);
     }
     if (include_stack_.size() >= kMaxIncludeDepth)
       throw ConfigError(mark, path, "expected includes nested at most 32 deep, found deeper");
     if (!config_file_exists(target))
       throw ConfigError(mark, path, "expected an existing file to include, found no file '" + target + "'");
-    std::vector<std::string> stack = include_stack_;
+    std::vector<std::string> stack = include_stack_, display = display_stack_;
     stack.push_back(identity);
-    Converter inner(std::move(stack));
+    display.push_back(target);
+    Converter inner(std::move(stack), std::move(display));
     inner.node_count_ = node_count_;
     ConfigNode included = inner.parse_document(read_config_bytes(target), target, path);
     node_count_ = inner.node_count_;
@@ -164,6 +182,7 @@ class Converter {
   }
 
   std::vector<std::string> include_stack_;
+  std::vector<std::string> display_stack_;
   std::string file_;
   int line_offset_ = 0;
   int column_offset_ = 0;
@@ -223,15 +242,15 @@ std::string read_config_bytes(const std::string& path) {
 }
 
 ConfigNode load_config_file(const std::string& path) {
-  return Converter({canonical_name(path)}).parse_document(read_config_bytes(path), path);
+  return Converter({canonical_name(path)}, {path}).parse_document(read_config_bytes(path), path);
 }
 
 ConfigNode load_config_text(const std::string& text, const std::string& display_name) {
-  return Converter({canonical_name(display_name)}).parse_document(text, display_name);
+  return Converter({canonical_name(display_name)}, {display_name}).parse_document(text, display_name);
 }
 
 ConfigNode parse_yaml_value(const std::string& text, const SourceMark& origin) {
-  return Converter({}).parse_document(text, origin.file, "(root)", origin.line - 1, origin.column - 1);
+  return Converter({}, {}).parse_document(text, origin.file, "(root)", origin.line - 1, origin.column - 1);
 }
 
 std::string to_yaml(const ConfigNode& node) {

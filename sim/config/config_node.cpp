@@ -296,8 +296,9 @@ T ParamRead<T>::check(const ConfigNode& node) const {
   T value = node.as<T>();
   if constexpr (std::is_same_v<T, std::string>) {
     if (!choices_.empty() && std::find(choices_.begin(), choices_.end(), value) == choices_.end()) {
-      node.fail("expected one of " + join_names(choices_) + ", found " + node.describe() +
-                did_you_mean_suffix(value, choices_));
+      const std::string names = choices_what_ == "one of" ? "one of " + join_names(choices_)
+                                                          : choices_what_ + " (" + join_names(choices_) + ")";
+      node.fail("expected " + names + ", found " + node.describe() + did_you_mean_suffix(value, choices_));
     }
   }
   return value;

@@ -137,8 +137,10 @@ class ParamRead {
     return *this;
   }
   // Valid values of a string parameter; anything else fails listing them with a "did you mean".
-  ParamRead& one_of(std::vector<std::string> names) {
+  // `what` names them in messages ("a model name").
+  ParamRead& one_of(std::vector<std::string> names, std::string what = "one of") {
     choices_ = std::move(names);
+    choices_what_ = std::move(what);
     return *this;
   }
   T required() const;
@@ -151,6 +153,7 @@ class ParamRead {
   std::string key_;
   std::optional<T> low_, high_;
   std::vector<std::string> choices_;
+  std::string choices_what_;
 };
 
 template <class T>

@@ -39,7 +39,7 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
       while (i < path.size() && std::isdigit(static_cast<unsigned char>(path[i]))) ++i;
       if (i == digits || i >= path.size() || path[i] != ']' || i - digits > 9) bad("a malformed [N] index");
       steps.push_back({"", static_cast<std::size_t>(std::stoul(path.substr(digits, i - digits))), true,
-                       static_cast<int>(digits)});
+                       static_cast<int>(digits) + 1});
       ++i;
     }
     if (i < path.size()) {
@@ -62,7 +62,10 @@ void apply_override(ConfigNode& root, const std::string& assignment, int flag_nu
   const std::vector<Step> steps = parse_key_path(key_path, flag_number);
   ConfigNode value = parse_yaml_value(assignment.substr(equals + 1), flag_mark(flag_number, static_cast<int>(equals) + 2));
 
-  if (!root.is_map()) root = ConfigNode::map(flag_mark(flag_number, 1));
+  if (!root.is_map()) {
+    throw ConfigError(root.mark(), root.path(),
+                      "expected a mapping to set '" + key_path + "' in, found " + root.describe());
+  }
   ConfigNode* node = &root;
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const bool last = s + 1 == steps.size();

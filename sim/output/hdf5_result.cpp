@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/base/errors.h"
 #include "sim/output/atomic_file.h"
 #include "sim/output/build_info.h"
 
@@ -167,8 +168,9 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr noise
   AtomicFile target(path);
   {
-    const Handle file(H5Fcreate(target.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                      target.temp_path());
+    const hid_t id = H5Fcreate(target.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (id < 0) throw UserError(path + ": cannot write: HDF5 cannot create " + target.temp_path());
+    const Handle file(id, H5Fclose, target.temp_path());
     write_string(file.get(), "config", experiment.resolved_yaml);
     write_meta(file.get(), experiment, result);
     write_summary(file.get(), result);

@@ -11,9 +11,9 @@ namespace {
 ModelRequest read_model(const ConfigNode& node) {
   node.expect_map("a model: name, batch, dtype, resolution");
   ModelRequest model;
-  model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names()).required();
+  model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names(), "a model name").required();
   model.params.batch = node.param<int>("batch").in_range(1, kMaxBatch).with_default(1);
-  const std::string dtype = node.param<std::string>("dtype").one_of(dtype_names()).with_default("fp32");
+  const std::string dtype = node.param<std::string>("dtype").one_of(dtype_names(), "a dtype").with_default("fp32");
   model.params.dtype = *parse_dtype(dtype);
   model.params.resolution = node.param<int>("resolution").in_range(kMinResolution, kMaxResolution).with_default(0);
   return model;
@@ -52,8 +52,10 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   device.expect_map("the hardware: gpu, timing_model");
   const std::string gpu_file = find_gpu_file(device, config_file);
   experiment.timing_model =
-      device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names()).with_default("roofline");
-  experiment.output_path = root.param<std::string>("output").with_default("");
+      device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("roofline");
+  // `output: ~` (or `-p output=`) means: write no result file.
+  const ConfigNode* output = root.find("output");
+  experiment.output_path = output && !output->is_null() ? output->as<std::string>() : "";
   root.check_unknown_keys();
 
   experiment.hardware_files.push_back({gpu_file, read_config_bytes(gpu_file)});

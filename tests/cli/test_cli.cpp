@@ -1,0 +1,97 @@
+// End-to-end tests of the `dse` binary: exit codes, JSON on stdout, and every broken config in
+// tests/bad_configs/ failing with exactly the message in its .expected file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace dse::test {
+namespace fs = std::filesystem;
+
+TEST(Cli, BadConfigsFailWithTheirExactMessage) {
+  const fs::path dir = source_path("tests/bad_configs");
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".yaml") cases.push_back(entry.path());
+  std::sort(cases.begin(), cases.end());
+  ASSERT_GE(cases.size(), 15u);
+  for (const auto& path : cases) {
+    const std::string relative = "tests/bad_configs/" + path.filename().string();
+    const std::string expected = read_text(path.parent_path() / (path.stem().string() + ".expected"));
+    ASSERT_FALSE(expected.empty()) << "no .expected file for " << relative;
+    const CliResult result = run_dse("run " + relative);
+    EXPECT_EQ(result.exit_code, 2) << relative;
+    EXPECT_EQ(result.err, expected) << relative;
+    EXPECT_EQ(result.out, "") << relative;
+  }
+}
+
+TEST(Cli, RunJsonIsOneObjectAndByteIdenticalAcrossRuns) {
+  const std::string args = "run configs/experiments/quickstart.yaml --json -p output=";
+  const CliResult first = run_dse(args);
+  const CliResult second = run_dse(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, second.out);
+  const auto summary = nlohmann::json::parse(first.out);
+  EXPECT_EQ(summary["experiment"], "quickstart");
+  EXPECT_GT(summary["latency_ms"].get<double>(), 0.0);
+  EXPECT_NE(first.err.find("latency_ms"), std::string::npos);  // human text went to stderr
+}
+
+TEST(Cli, QuietPrintsNothingAndDefaultIsTheEmbeddedQuickstart) {
+  const CliResult result = run_dse("run -q -p output=");
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST(Cli, TraceAndResultFilesAreWritten) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_cli_outputs_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const CliResult result = run_dse("run -q -p output=" + (dir / "r.h5").string() + " --trace " + (dir / "t.json").string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(fs::exists(dir / "r.h5"));
+  const auto trace = nlohmann::json::parse(read_text((dir / "t.json").string()));
+  EXPECT_GT(trace["traceEvents"].size(), 100u);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, ExitCodesForBadCommandLines) {
+  EXPECT_EQ(run_dse("").exit_code, 2);
+  EXPECT_EQ(run_dse("frobnicate").exit_code, 2);
+  EXPECT_EQ(run_dse("run --no-such-flag").exit_code, 2);
+  const CliResult missing = run_dse("run no/such/file.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "dse: error: no/such/file.yaml: cannot read: no such file or not readable\n");
+  const CliResult directory = run_dse("run configs");
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_EQ(directory.err, "dse: error: configs: cannot read: is a directory, expected a YAML file\n");
+  const CliResult bad_override = run_dse("run -p 'workload.models[0].batch=eight'");
+  EXPECT_EQ(bad_override.exit_code, 2);
+  EXPECT_EQ(bad_override.err,
+            "dse: error: (-p #1):1:26: workload.models[0].batch: expected an integer in [1, 65536], found \"eight\"\n");
+  const CliResult bad_family = run_dse("list modle");
+  EXPECT_EQ(bad_family.exit_code, 2);
+  EXPECT_NE(bad_family.err.find("did you mean 'model'?"), std::string::npos);
+}
+
+TEST(Cli, EverySubcommandHasHelpAndJson) {
+  for (const char* subcommand : {"run", "list", "version"}) {
+    const CliResult help = run_dse(std::string(subcommand) + " --help");
+    EXPECT_EQ(help.exit_code, 0) << subcommand;
+    EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;
+  }
+  const CliResult list = run_dse("list --json");
+  ASSERT_EQ(list.exit_code, 0);
+  const auto families = nlohmann::json::parse(list.out)["families"];
+  EXPECT_EQ(families["model"]["entries"][2]["name"], "resnet50");
+  EXPECT_EQ(families["gpu"]["entries"][0]["name"], "h200");
+  const CliResult version = run_dse("version --json");
+  ASSERT_EQ(version.exit_code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(version.out).contains("git_commit"));
+  EXPECT_EQ(run_dse("--help").exit_code, 0);
+}
+
+}  // namespace dse::test

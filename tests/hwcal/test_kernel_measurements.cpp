@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "hwcal/kernel_measurements.h"
+#include "models/base/errors.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+namespace {
+
+std::string write_csv(const std::string& name, const std::string& text) {
+  const auto path = fs::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    read_kernel_measurements(path);
+  } catch (const UserError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+const std::string kHeader =
+    "OPName,Latency,Device,Torch Version,CUDNN Version,Kernel Name,Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,"
+    "Block x,Block y,Block z,CUDA Version,Kernels,B,M,N,K\n";
+
+}  // namespace
+
+TEST(KernelMeasurements, ReadsTheNeuSightReferenceFile) {
+  const std::string path = std::string(DSE_REFERENCE_DIR) + "/neusight/test_linear.csv";
+  if (!fs::exists(path)) GTEST_SKIP() << "reference data not present: " << path;
+  const auto rows = read_kernel_measurements(path);
+  EXPECT_EQ(rows.size(), 6174u);  // wc -l minus the header
+  std::set<std::string> devices;
+  for (const auto& row : rows) devices.insert(row.device);
+  EXPECT_EQ(devices.size(), 6u);
+  EXPECT_TRUE(devices.contains("NVIDIA L4"));
+  // First row, checked by eye against the file.
+  EXPECT_EQ(rows[0].op, "linear");
+  EXPECT_NEAR(rows[0].latency_ms, 1.1338346401850383, 1e-15);
+  EXPECT_EQ(rows[0].kernel, "ampere_sgemm_128x64_tn");
+  EXPECT_EQ(rows[0].grid, (std::array<std::int64_t, 3>{20, 16, 3}));
+  EXPECT_EQ(rows[0].block, (std::array<std::int64_t, 3>{128, 1, 1}));
+  EXPECT_EQ(rows[0].m, 1024);
+  EXPECT_EQ(rows[0].k, 2560);
+  EXPECT_EQ(rows[0].line, 2);
+}
+
+TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
+  const std::string bad_latency = write_csv(
+      "dse_bad_latency.csv", kHeader + "linear,fast,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(bad_latency), bad_latency + ":2:8: Latency: expected a number, found \"fast\"");
+  const std::string negative = write_csv(
+      "dse_negative.csv", kHeader + "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(negative), negative + ":2:8: Latency: expected a positive number of milliseconds, found -1");
+  const std::string short_row = write_csv("dse_short.csv", kHeader + "linear,1.0,NVIDIA L4\n");
+  EXPECT_EQ(error_of(short_row), short_row + ":2:1: expected 20 fields as in the header, found 3");
+  const std::string no_column = write_csv("dse_no_column.csv", "OPName,Latncy\nlinear,1\n");
+  EXPECT_NE(error_of(no_column).find(":1:1: header: expected a column 'Latency', found columns OPName, Latncy; "
+                                     "did you mean 'Latncy'?"),
+            std::string::npos);
+  EXPECT_EQ(error_of(write_csv("dse_empty.csv", "")), (fs::temp_directory_path() / "dse_empty.csv").string() +
+                                                          ":1:1: expected a CSV header row, found an empty file");
+  const std::string open_quote = write_csv("dse_quote.csv", "a,b\n\"x,1\n");
+  EXPECT_EQ(error_of(open_quote), open_quote + ":3:1: expected a closing '\"', found the end of the file");
+}
+
+}  // namespace dse

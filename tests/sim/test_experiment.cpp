@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/run/experiment.h"
+#include "sim/run/gpu_simulation.h"
+
+namespace dse {
+namespace {
+
+Experiment quickstart(const std::vector<std::string>& overrides = {}) {
+  ConfigNode root = load_config_file("embedded:configs/experiments/quickstart.yaml");
+  apply_overrides(root, overrides);
+  return read_experiment(root, "embedded:configs/experiments/quickstart.yaml");
+}
+
+}  // namespace
+
+TEST(Experiment, QuickstartReadsTheEmbeddedH200Spec) {
+  const Experiment experiment = quickstart();
+  EXPECT_EQ(experiment.name, "quickstart");
+  ASSERT_EQ(experiment.models.size(), 1u);
+  EXPECT_EQ(experiment.models[0].name, "resnet50");
+  EXPECT_EQ(experiment.models[0].params.batch, 8);
+  EXPECT_EQ(experiment.models[0].params.dtype, DType::fp16);
+  EXPECT_EQ(experiment.gpu.name, "h200");
+  EXPECT_EQ(experiment.gpu.sm_count, 132);
+  EXPECT_DOUBLE_EQ(experiment.gpu.dram_bandwidth_gbps, 4800);
+  EXPECT_DOUBLE_EQ(*experiment.gpu.tensor_core_peak("fp16"), 989.5);
+  ASSERT_EQ(experiment.hardware_files.size(), 1u);
+  EXPECT_EQ(experiment.hardware_files[0].path, "embedded:configs/hardware/gpu/h200.yaml");
+  EXPECT_EQ(experiment.timing_model, "roofline");
+  EXPECT_EQ(experiment.output_path, "results/quickstart.h5");
+}
+
+TEST(Experiment, SimulatedTimelineIsConsistent) {
+  const RunResult result = run_experiment(quickstart());
+  ASSERT_EQ(result.models.size(), 1u);
+  const ModelResult& model = result.models[0];
+  EXPECT_EQ(model.op_count, result.ops.size());
+  // One stream: each op starts when the previous one ends; the last ends at the latency.
+  for (std::size_t i = 1; i < result.ops.size(); ++i) EXPECT_EQ(result.ops[i].start_ps, result.ops[i - 1].end_ps);
+  EXPECT_EQ(result.ops.back().end_ps, result.makespan_ps);
+  EXPECT_DOUBLE_EQ(result.throughput_per_s(), 8 / (result.latency_ms() * 1e-3));
+  // Roofline floor check: no faster than all MAC flops at the fp16 tensor peak, nor than moving
+  // all bytes at DRAM bandwidth.
+  const double compute_floor_ms = 2.0 * static_cast<double>(model.total.macs) / 989.5e12 * 1e3;
+  const double memory_floor_ms =
+      static_cast<double>(model.total.bytes_read + model.total.bytes_written) / 4800e9 * 1e3;
+  EXPECT_GE(result.latency_ms(), compute_floor_ms);
+  EXPECT_GE(result.latency_ms(), memory_floor_ms);
+  EXPECT_LE(result.latency_ms(), compute_floor_ms + memory_floor_ms + 1e-3);
+  EXPECT_FALSE(result.energy_j.has_value());
+}
+
+TEST(Experiment, IsDeterministicAndRespondsToOverrides) {
+  const RunResult a = run_experiment(quickstart());
+  const RunResult b = run_experiment(quickstart());
+  EXPECT_EQ(a.makespan_ps, b.makespan_ps);
+  const RunResult bigger = run_experiment(quickstart({"workload.models[0].batch=32"}));
+  EXPECT_GT(bigger.latency_ms(), a.latency_ms());
+  const RunResult two = run_experiment(quickstart({"workload.models[1]={name: resnet18, batch: 1}"}));
+  ASSERT_EQ(two.models.size(), 2u);
+  EXPECT_EQ(two.models[1].start_ps, two.models[0].end_ps);  // back to back on one stream
+  EXPECT_EQ(two.makespan_ps, two.models[1].end_ps);
+}
+
+TEST(Experiment, GpuSpecByRelativeFileAndErrorsInsideIt) {
+  try {
+    quickstart({"device.gpu=../nowhere/x.yaml"});
+    FAIL();
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(),
+                 "(-p #1):1:12: device.gpu: expected an existing GPU spec file, found no file "
+                 "'embedded:configs/nowhere/x.yaml'");
+  }
+  const Experiment experiment = quickstart({"device.gpu=../hardware/gpu/h200.yaml"});
+  EXPECT_EQ(experiment.gpu.name, "h200");
+}
+
+}  // namespace dse

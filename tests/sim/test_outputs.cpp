@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/config/config_loader.h"
+#include "sim/output/atomic_file.h"
+#include "sim/output/chrome_trace.h"
+#include "sim/output/hdf5_result.h"
+#include "sim/output/summary_json.h"
+#include "sim/run/gpu_simulation.h"
+#include "tests/cli/cli_runner.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+
+namespace {
+Experiment quickstart() {
+  return read_experiment(load_config_file("embedded:configs/experiments/quickstart.yaml"),
+                         "embedded:configs/experiments/quickstart.yaml");
+}
+}  // namespace
+
+TEST(ChromeTrace, HasOneSliceperOpOnItsStreamTrack) {
+  const RunResult result = run_experiment(quickstart());
+  const auto trace = nlohmann::json::parse(chrome_trace_json(result));
+  std::size_t slices = 0;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] == "X") {
+      ++slices;
+      EXPECT_GE(event["dur"].get<double>(), 0.0);
+      EXPECT_EQ(event["tid"], 0);
+    }
+  }
+  EXPECT_EQ(slices, result.ops.size());
+}
+
+TEST(SummaryJson, CarriesTheDocumentedKeys) {
+  const Experiment experiment = quickstart();
+  const auto summary = summary_json(experiment, run_experiment(experiment));
+  for (const char* key : {"experiment", "device", "models", "latency_ms", "throughput_per_s", "output"})
+    EXPECT_TRUE(summary.contains(key)) << key;
+  EXPECT_FALSE(summary.contains("energy_j"));  // the roofline has no power model
+  EXPECT_EQ(summary["device"]["calibration"], "uncalibrated (datasheet)");
+  EXPECT_EQ(summary["models"][0]["params"], 25'557'032);
+}
+
+TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {
+  const fs::path dir = fs::temp_directory_path() / "dse_atomic_test" / "nested";
+  fs::remove_all(dir.parent_path());
+  const std::string target = (dir / "out.txt").string();
+  {
+    AtomicFile file(target);
+    std::ofstream(file.temp_path()) << "partial";
+    EXPECT_FALSE(fs::exists(target));
+  }  // destroyed without commit: as if the run crashed
+  EXPECT_FALSE(fs::exists(target));
+  EXPECT_TRUE(fs::is_empty(dir));
+  write_file_atomically(target, "done");
+  EXPECT_EQ(test::read_text(target), "done");
+  fs::remove_all(dir.parent_path());
+}
+
+TEST(Hdf5Result, WritesAFileAndLeavesNoTemporary) {
+  const fs::path dir = fs::temp_directory_path() / "dse_hdf5_test";
+  fs::remove_all(dir);
+  const Experiment experiment = quickstart();
+  write_hdf5_result((dir / "r.h5").string(), experiment, run_experiment(experiment));
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  EXPECT_EQ(names, (std::vector<std::string>{"r.h5"}));
+  // HDF5 signature: \x89HDF\r\n\x1a\n
+  EXPECT_EQ(test::read_text((dir / "r.h5").string()).substr(0, 4), "\x89HDF");
+  fs::remove_all(dir);
+}
+
+TEST(Hdf5Result, UnwritablePlaceIsAUserError) {
+  const Experiment experiment = quickstart();
+  const RunResult result = run_experiment(experiment);
+  EXPECT_THROW(write_hdf5_result("/proc/dse_cannot_write_here/r.h5", experiment, result), UserError);
+}
+
+}  // namespace dse

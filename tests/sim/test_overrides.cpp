@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+
+namespace dse {
+namespace {
+
+std::string override_error(ConfigNode root, const std::string& assignment) {
+  try {
+    apply_override(root, assignment, 1);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+const char* kConfig = "name: x\nworkload:\n  models:\n    - {name: resnet50, batch: 8}\n";
+
+}  // namespace
+
+TEST(Overrides, SetExistingAndNewKeysAndItems) {
+  ConfigNode root = load_config_text(kConfig, "x.yaml");
+  apply_overrides(root, {"workload.models[0].batch=16", "device.gpu=h200", "workload.models[1]={name: resnet18}",
+                         "name=renamed"});
+  const ConfigNode& model0 = root.find("workload")->find("models")->items()[0];
+  EXPECT_EQ(model0.param<int>("batch").required(), 16);
+  EXPECT_EQ(model0.find("batch")->path(), "workload.models[0].batch");
+  EXPECT_EQ(model0.find("batch")->mark().str(), "(-p #1):1:26");
+  EXPECT_EQ(root.find("device")->find("gpu")->text(), "h200");
+  EXPECT_EQ(root.find("workload")->find("models")->items()[1].find("name")->text(), "resnet18");
+  EXPECT_EQ(root.find("workload")->find("models")->items()[1].find("name")->path(), "workload.models[1].name");
+  EXPECT_EQ(root.find("name")->text(), "renamed");
+}
+
+TEST(Overrides, ValuesAreTypedLaterLikeFileValues) {
+  ConfigNode root = load_config_text(kConfig, "x.yaml");
+  apply_override(root, "workload.models[0].batch=eight", 3);
+  const ConfigNode& model0 = root.find("workload")->find("models")->items()[0];
+  try {
+    model0.param<int>("batch").required();
+    FAIL() << "expected an error";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(), "(-p #3):1:26: workload.models[0].batch: expected an integer, found \"eight\"");
+  }
+}
+
+TEST(Overrides, MalformedAssignmentsAreErrors) {
+  const ConfigNode root = load_config_text(kConfig, "x.yaml");
+  EXPECT_EQ(override_error(root, "batch"), "(-p #1):1:1: batch: expected KEY.PATH=VALUE, found no '=' in \"batch\"");
+  EXPECT_EQ(override_error(root, "workload..x=1"),
+            "(-p #1):1:10: workload..x: expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-' and [N] "
+            "indices, found '.'");
+  EXPECT_EQ(override_error(root, "workload.models[5].batch=1"),
+            "(-p #1):1:17: workload.models[5]: expected an index in [0, 1], found 5");
+  EXPECT_EQ(override_error(root, "name.first=a"), "(-p #1):1:6: name: expected a mapping to set 'first' in, found \"x\"");
+  EXPECT_EQ(override_error(root, "workload[0]=a"),
+            "(-p #1):1:10: workload: expected a sequence to index with [0], found a mapping");
+  EXPECT_NE(override_error(root, "name={a: [1"), "(no error)");
+  EXPECT_EQ(override_error(load_config_text("", "empty.yaml"), "a=1"),
+            "empty.yaml:1:1: (root): expected a mapping to set 'a' in, found an empty document");
+}
+
+}  // namespace dse
