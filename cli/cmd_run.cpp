@@ -52,7 +52,8 @@ Subcommand add_run_command(CLI::App& app) {
   command->add_option("config", options->config_file,
                       "Experiment YAML (default: the embedded configs/experiments/quickstart.yaml)");
   command->add_option("-p,--param", options->overrides, "Override a config key: KEY.PATH=VALUE (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one value per -p, so a config path after it stays positional
   command->add_option("--trace", options->trace_file, "Write the simulated timeline as a Chrome trace JSON")
       ->type_name("FILE");
   add_output_flags(*command, options->mode, true);

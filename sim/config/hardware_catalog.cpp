@@ -42,6 +42,15 @@ HardwareCatalog HardwareCatalog::for_experiment(const std::string& experiment_fi
   return catalog;
 }
 
+HardwareCatalog HardwareCatalog::for_listing() {
+  HardwareCatalog catalog;
+  if (const char* env = std::getenv("DSE_CONFIG_DIR"); env && *env) catalog.roots_.emplace_back(env);
+  std::error_code error;
+  if (fs::is_directory("configs/hardware", error)) catalog.roots_.emplace_back("configs");
+  catalog.roots_.push_back(embedded_root());
+  return catalog;
+}
+
 std::optional<std::string> HardwareCatalog::find(std::string_view kind, std::string_view name) const {
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
   for (const auto& root : roots_) {
@@ -77,7 +86,7 @@ namespace {
 
 // `dse list gpu`: the spec files, described by their display_name.
 std::vector<RegistryEntryInfo> gpu_spec_entries() {
-  const HardwareCatalog catalog = HardwareCatalog::for_experiment("configs/experiments/none.yaml");
+  const HardwareCatalog catalog = HardwareCatalog::for_listing();
   std::vector<RegistryEntryInfo> out;
   for (const auto& name : catalog.names("gpu")) {
     const std::string path = *catalog.find("gpu", name);

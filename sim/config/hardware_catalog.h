@@ -17,6 +17,9 @@ class HardwareCatalog {
   // The roots for an experiment read from `experiment_file` ("" when there is none).
   static HardwareCatalog for_experiment(const std::string& experiment_file);
 
+  // The roots for listing what is available: $DSE_CONFIG_DIR, ./configs if present, the binary.
+  static HardwareCatalog for_listing();
+
   const std::vector<std::string>& roots() const { return roots_; }
   // The spec file for `name` of `kind` ("gpu", "accel"), or nullopt.
   std::optional<std::string> find(std::string_view kind, std::string_view name) const;

@@ -47,6 +47,13 @@ TEST(Cli, QuietPrintsNothingAndDefaultIsTheEmbeddedQuickstart) {
   EXPECT_EQ(result.err, "");
 }
 
+TEST(Cli, OverridesMayComeBeforeTheConfigPath) {
+  const CliResult result = run_dse("run -p output= -p 'workload.models[0].batch=2' "
+                                   "configs/experiments/quickstart.yaml --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(nlohmann::json::parse(result.out)["models"][0]["batch"], 2);
+}
+
 TEST(Cli, TraceAndResultFilesAreWritten) {
   const fs::path dir = fs::temp_directory_path() / ("dse_cli_outputs_" + std::to_string(::getpid()));
   fs::remove_all(dir);

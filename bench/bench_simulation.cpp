@@ -1,0 +1,42 @@
+// Speed of the simulation core, measured with Google Benchmark (never in unit tests):
+//   engine_events       events per second of the bare discrete-event core (target: >= 10 M/s)
+//   resnet50_h200_b1    one ResNet-50 batch-1 inference on the H200 roofline model, graph build
+//                       included (target: <= 100 us wall)
+// Run: build/bench/bench_simulation
+#include <benchmark/benchmark.h>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/engine/engine.h"
+#include "sim/run/gpu_simulation.h"
+
+namespace {
+
+void engine_events(benchmark::State& state) {
+  const std::int64_t events = state.range(0);
+  for (auto _ : state) {
+    dse::Engine engine;
+    std::int64_t remaining = events;
+    std::function<void()> tick = [&] {
+      if (--remaining > 0) engine.schedule_after(1000, tick);
+    };
+    // Eight chains interleaved, so the heap holds more than one event.
+    for (int chain = 0; chain < 8; ++chain) engine.schedule_at(chain, tick);
+    benchmark::DoNotOptimize(engine.run());
+  }
+  state.SetItemsProcessed(state.iterations() * (events + 7));
+}
+BENCHMARK(engine_events)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+void resnet50_h200_b1(benchmark::State& state) {
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  dse::ConfigNode config = dse::load_config_file(file);
+  dse::apply_overrides(config, {"workload.models[0].batch=1", "output="});
+  const dse::Experiment experiment = dse::read_experiment(config, file);
+  for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
+}
+BENCHMARK(resnet50_h200_b1)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
