@@ -17,7 +17,7 @@ Subcommand add_version_command(CLI::App& app) {
                         {"cuda", built_with_cuda()},
                         {"mpi", built_with_mpi()}});
     } else {
-      fmt::print("dse {} (commit {}; CUDA backend: {}; MPI: {})\n", dse_version(), dse_git_commit(),
+      fmt::print("dse {} (commit {}; built with CUDA toolkit: {}; MPI: {})\n", dse_version(), dse_git_commit(),
                  built_with_cuda() ? "yes" : "no", built_with_mpi() ? "yes" : "no");
     }
     return 0;

@@ -1,5 +1,6 @@
 #include "sim/config/config_loader.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -96,6 +97,10 @@ class Converter {
     YAML::Node root;
     try {
       root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& error) {
+      const SourceMark mark{file, error.mark.line + 1 + line_offset, error.mark.column + 1 + column_offset};
+      throw ConfigError(mark, "(yaml)",
+                        "expected nesting at most " + std::to_string(error.depth() - 1) + " levels deep, found deeper");
     } catch (const YAML::Exception& error) {
       const SourceMark mark{file, error.mark.line + 1 + line_offset, error.mark.column + 1 + column_offset};
       throw ConfigError(mark, "(yaml)",

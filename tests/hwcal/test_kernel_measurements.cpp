@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 #include "hwcal/kernel_measurements.h"
 #include "models/base/errors.h"
@@ -11,8 +12,18 @@ namespace dse {
 namespace fs = std::filesystem;
 namespace {
 
+// A folder of its own, removed when the test binary exits.
+const fs::path& scratch() {
+  static const struct Dir {
+    fs::path path = fs::temp_directory_path() / ("dse_csv_test_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() { fs::remove_all(path); }
+  } dir;
+  return dir.path;
+}
+
 std::string write_csv(const std::string& name, const std::string& text) {
-  const auto path = fs::temp_directory_path() / name;
+  const auto path = scratch() / name;
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }
@@ -65,7 +76,7 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
   EXPECT_NE(error_of(no_column).find(":1:1: header: expected a column 'Latency', found columns OPName, Latncy; "
                                      "did you mean 'Latncy'?"),
             std::string::npos);
-  EXPECT_EQ(error_of(write_csv("dse_empty.csv", "")), (fs::temp_directory_path() / "dse_empty.csv").string() +
+  EXPECT_EQ(error_of(write_csv("dse_empty.csv", "")), (scratch() / "dse_empty.csv").string() +
                                                           ":1:1: expected a CSV header row, found an empty file");
   const std::string open_quote = write_csv("dse_quote.csv", "a,b\n\"x,1\n");
   EXPECT_EQ(error_of(open_quote), open_quote + ":3:1: expected a closing '\"', found the end of the file");
