@@ -37,6 +37,7 @@ void add_output_flags(CLI::App& command, OutputMode& mode, bool with_quiet);
 // One function per subcommand, each in its own file.
 Subcommand add_run_command(CLI::App& app);
 Subcommand add_list_command(CLI::App& app);
+Subcommand add_models_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 
 }  // namespace dse

@@ -18,6 +18,23 @@ std::string si(double value) {
 
 }  // namespace
 
+void print_graph_table(std::FILE* out, const Graph& graph) {
+  fmt::print(out, "{:>4}  {:<32} {:<16} {:<18} {:>9} {:>9} {:>9} {:>8}\n", "#", "op", "kind", "output", "MACs", "flops",
+             "bytes", "flop/B");
+  int index = 0;
+  for (const auto& op : graph.ops()) {
+    fmt::print(out, "{:>4}  {:<32} {:<16} {:<18} {:>9} {:>9} {:>9} {:>8.1f}\n", index++, op.name, op_kind_name(op.kind),
+               shape_string(graph.tensor(op.output).shape), si(static_cast<double>(op.cost.macs)),
+               si(static_cast<double>(op.cost.flops)), si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)),
+               op.cost.arithmetic_intensity());
+  }
+  const OpCost total = graph.total_cost();
+  fmt::print(out, "\n{}: {} ops, {} params, {} MACs, {} flops, {} bytes read, {} bytes written\n", graph.name(),
+             graph.ops().size(), si(static_cast<double>(total.params)), si(static_cast<double>(total.macs)),
+             si(static_cast<double>(total.flops)), si(static_cast<double>(total.bytes_read)),
+             si(static_cast<double>(total.bytes_written)));
+}
+
 void print_op_table(std::FILE* out, const Experiment& experiment, const RunResult& result) {
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const ModelResult& model = result.models[m];

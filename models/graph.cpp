@@ -35,6 +35,12 @@ TensorId Graph::add_input(std::string name, Shape shape, DType dtype) {
   return tensors_.size() - 1;
 }
 
+TensorId Graph::add_constant(std::string name, Shape shape, DType dtype, bool parameter) {
+  tensors_.push_back({std::move(name), std::move(shape), dtype, true, parameter});
+  producers_.push_back(std::nullopt);
+  return tensors_.size() - 1;
+}
+
 TensorId Graph::add_op(Op op, Tensor output) {
   for (const auto input : op.inputs) {
     if (input >= tensors_.size()) {

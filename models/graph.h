@@ -28,6 +28,9 @@ class Graph {
   const std::string& name() const { return name_; }
 
   TensorId add_input(std::string name, Shape shape, DType dtype);
+  // A constant tensor (an initializer). A learnt one (`parameter`) counts as parameters in the ops
+  // that read it; a literal (a scale factor, say) only as bytes.
+  TensorId add_constant(std::string name, Shape shape, DType dtype, bool parameter = true);
   // Adds `op` producing `output`; fills op.output and returns the new tensor's id.
   // Throws std::invalid_argument if an input id does not exist.
   TensorId add_op(Op op, Tensor output);
@@ -36,6 +39,7 @@ class Graph {
   const Op& op(OpId id) const { return ops_.at(id); }
   std::span<const Op> ops() const { return ops_; }
   std::span<const Tensor> tensors() const { return tensors_; }
+  // Graph inputs (not constants).
   std::span<const TensorId> inputs() const { return inputs_; }
   // Tensors no op consumes.
   std::vector<TensorId> outputs() const;

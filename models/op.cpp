@@ -1,23 +1,106 @@
 #include "models/op.h"
 
-namespace dse {
 
-std::string_view op_kind_name(OpKind kind) {
-  switch (kind) {
-    case OpKind::conv2d: return "conv2d";
-    case OpKind::matmul: return "matmul";
-    case OpKind::batchnorm: return "batchnorm";
-    case OpKind::relu: return "relu";
-    case OpKind::add: return "add";
-    case OpKind::maxpool: return "maxpool";
-    case OpKind::avgpool: return "avgpool";
-    case OpKind::global_avgpool: return "global_avgpool";
-    case OpKind::flatten: return "flatten";
+namespace dse {
+namespace {
+
+struct KindInfo {
+  OpKind kind;
+  std::string_view name;
+  OpCategory category;
+  int flops_per_element;  // see the convention in op.h; docs/models.md explains each
+};
+
+constexpr auto M = OpCategory::matrix, V = OpCategory::vector, D = OpCategory::data_movement, W = OpCategory::view;
+
+// Flops per element: an approximation of the arithmetic a kernel does, counting exp, erf, tanh,
+// sqrt and division as one operation each (as fvcore/ptflops-style counters do where they count
+// activations at all). gelu uses the tanh form: x * 0.5 * (1 + tanh(0.79788 * (x + 0.044715 x^3))).
+constexpr KindInfo kKinds[] = {
+    {OpKind::conv2d, "conv2d", M, 0},
+    {OpKind::conv_transpose2d, "conv_transpose2d", M, 0},
+    {OpKind::matmul, "matmul", M, 0},
+    {OpKind::attention, "attention", M, 0},
+    {OpKind::batchnorm, "batchnorm", V, 2},        // x * scale + shift (statistics folded)
+    {OpKind::layernorm, "layernorm", V, 8},        // mean, centre, square, mean, rsqrt, scale, mul, add
+    {OpKind::groupnorm, "groupnorm", V, 8},
+    {OpKind::softmax, "softmax", V, 5},            // max, subtract, exp, sum, divide
+    {OpKind::relu, "relu", V, 1},
+    {OpKind::clip, "clip", V, 2},                  // relu6 = min(max(x, 0), 6)
+    {OpKind::gelu, "gelu", V, 8},
+    {OpKind::silu, "silu", V, 4},                  // x / (1 + exp(-x))
+    {OpKind::hardswish, "hardswish", V, 4},        // x * min(max(x + 3, 0), 6) / 6
+    {OpKind::hardsigmoid, "hardsigmoid", V, 3},
+    {OpKind::sigmoid, "sigmoid", V, 3},            // 1 / (1 + exp(-x))
+    {OpKind::tanh, "tanh", V, 1},
+    {OpKind::exp, "exp", V, 1},
+    {OpKind::sqrt, "sqrt", V, 1},
+    {OpKind::erf, "erf", V, 1},
+    {OpKind::neg, "neg", V, 1},
+    {OpKind::cast, "cast", V, 0},
+    {OpKind::add, "add", V, 1},
+    {OpKind::sub, "sub", V, 1},
+    {OpKind::mul, "mul", V, 1},
+    {OpKind::div, "div", V, 1},
+    {OpKind::pow, "pow", V, 1},
+    {OpKind::maximum, "maximum", V, 1},
+    {OpKind::minimum, "minimum", V, 1},
+    {OpKind::maxpool, "maxpool", V, 0},            // flops = window size per output, set by the op
+    {OpKind::avgpool, "avgpool", V, 0},
+    {OpKind::global_avgpool, "global_avgpool", V, 0},
+    {OpKind::global_maxpool, "global_maxpool", V, 0},
+    {OpKind::reduce_mean, "reduce_mean", V, 0},    // flops = input elements, set by the op
+    {OpKind::reduce_sum, "reduce_sum", V, 0},
+    {OpKind::reduce_max, "reduce_max", V, 0},
+    {OpKind::concat, "concat", D, 0},
+    {OpKind::slice, "slice", D, 0},
+    {OpKind::transpose, "transpose", D, 0},
+    {OpKind::pad, "pad", D, 0},
+    {OpKind::gather, "gather", D, 0},
+    {OpKind::expand, "expand", D, 0},
+    {OpKind::resize, "resize", D, 0},              // nearest: a copy; linear adds 7 flops per output
+    {OpKind::kv_cache_append, "kv_cache_append", D, 0},
+    {OpKind::reshape, "reshape", W, 0},
+    {OpKind::flatten, "flatten", W, 0},
+};
+
+const KindInfo& info(OpKind kind) {
+  for (const auto& entry : kKinds)
+    if (entry.kind == kind) return entry;
+  return kKinds[0];  // unreachable: every kind is listed
+}
+
+}  // namespace
+
+std::string_view op_kind_name(OpKind kind) { return info(kind).name; }
+
+std::optional<OpKind> parse_op_kind(std::string_view name) {
+  for (const auto& entry : kKinds)
+    if (entry.name == name) return entry.kind;
+  return std::nullopt;
+}
+
+std::vector<std::string> op_kind_names() {
+  std::vector<std::string> out;
+  for (const auto& entry : kKinds)
+    out.emplace_back(entry.name);
+  return out;
+}
+
+OpCategory op_category(OpKind kind) { return info(kind).category; }
+
+std::string_view op_category_name(OpCategory category) {
+  switch (category) {
+    case OpCategory::matrix: return "matrix";
+    case OpCategory::vector: return "vector";
+    case OpCategory::data_movement: return "data_movement";
+    case OpCategory::view: return "view";
   }
   return "unknown";
 }
 
-bool is_matrix_op(OpKind kind) { return kind == OpKind::conv2d || kind == OpKind::matmul; }
+bool is_matrix_op(OpKind kind) { return op_category(kind) == OpCategory::matrix; }
+int op_flops_per_element(OpKind kind) { return info(kind).flops_per_element; }
 
 double OpCost::arithmetic_intensity() const {
   const auto bytes = bytes_read + bytes_written;

@@ -1,17 +1,22 @@
 // One operator of a DNN graph: what it computes, on which tensors, and what that costs.
 //
-// Cost conventions (used by every device model, documented in docs/models.md when it exists):
-// - macs: multiply-accumulates of conv/matmul-like ops (0 for others);
-// - flops: 2 per MAC plus one per elementwise arithmetic step (a ReLU is 1 flop per element);
-// - bytes_read: every input tensor plus every constant (weights, bias, norm statistics) once;
-// - bytes_written: the output tensor once — i.e. no reuse across ops (no fusion, no cache);
-// - params: trainable parameters (as torchvision counts them: batch-norm running statistics are
-//   buffers, not parameters); param_bytes: bytes of all constants the op reads.
+// Cost conventions (every device model relies on them; docs/models.md lists them per op):
+// - macs: multiply-accumulates of matrix ops (conv, matmul, attention); 0 for others;
+// - flops: 2 per MAC, plus per output element the op's elementwise arithmetic (op_flops_per_element:
+//   relu 1, sigmoid 4, gelu 8, layernorm 8, softmax 5, ...);
+// - bytes_read: every input tensor plus every constant (weights, bias, norm statistics) once, and
+//   for a gather only the rows it reads; bytes_written: the output once. No reuse across ops: that
+//   is what fusion transforms and device caches change;
+// - params: trainable parameters as torchvision/Hugging Face count them (batch-norm running
+//   statistics are buffers, not parameters); param_bytes: bytes of all constants the op reads.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "models/tensor.h"
@@ -19,20 +24,33 @@
 namespace dse {
 
 enum class OpKind {
-  conv2d,
-  matmul,        // [.., K] x [K, N] (+ bias): fully connected / linear / gemm
-  batchnorm,     // inference batch-norm: per-channel scale and shift
-  relu,
-  add,           // elementwise binary add (same shapes)
-  maxpool,
-  avgpool,
-  global_avgpool,
-  flatten,       // a view: no data moves on a GPU
+  // matrix ops (tensor cores / systolic arrays)
+  conv2d, conv_transpose2d, matmul, attention,
+  // normalisation and softmax
+  batchnorm, layernorm, groupnorm, softmax,
+  // elementwise unary
+  relu, clip, gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp, sqrt, erf, neg, cast,
+  // elementwise binary (numpy broadcasting)
+  add, sub, mul, div, pow, maximum, minimum,
+  // pooling and reductions
+  maxpool, avgpool, global_avgpool, global_maxpool, reduce_mean, reduce_sum, reduce_max,
+  // data movement
+  concat, slice, transpose, pad, gather, expand, resize, kv_cache_append,
+  // views: no data moves
+  reshape, flatten,
 };
 
+// Where an op's work runs: matrix units, vector units, pure data movement, or nowhere (a view).
+enum class OpCategory { matrix, vector, data_movement, view };
+
 std::string_view op_kind_name(OpKind kind);
-// True for ops whose work runs on matrix units (tensor cores, systolic arrays).
+std::optional<OpKind> parse_op_kind(std::string_view name);
+std::vector<std::string> op_kind_names();
+OpCategory op_category(OpKind kind);
+std::string_view op_category_name(OpCategory category);
 bool is_matrix_op(OpKind kind);
+// Arithmetic per output element of vector ops (0 for matrix ops, data movement and views).
+int op_flops_per_element(OpKind kind);
 
 using TensorId = std::size_t;
 using OpId = std::size_t;
@@ -50,13 +68,27 @@ struct OpCost {
   OpCost& operator+=(const OpCost& other);
 };
 
-// Window attributes of convolutions and pooling, in NCHW order (H then W).
+// Window attributes of convolutions and pooling (H then W).
 struct Window {
   std::int64_t kernel_h = 1, kernel_w = 1;
   std::int64_t stride_h = 1, stride_w = 1;
   std::int64_t pad_h = 0, pad_w = 0;
   std::int64_t dilation_h = 1, dilation_w = 1;
+  bool ceil_mode = false;  // pooling: round the output size up (PyTorch ceil_mode)
 };
+
+// A matrix op as GEMMs: `batch` independent C[m x n] += A[m x k] * B[k x n]. A convolution is its
+// im2col view (m = output pixels of the batch, n = output channels per group, k = input channels
+// per group x window, batch = groups); attention has two (Q K^T and P V).
+struct GemmView {
+  std::int64_t batch = 1, m = 0, n = 0, k = 0;
+  std::int64_t macs() const { return batch * m * n * k; }
+  bool operator==(const GemmView&) const = default;
+};
+
+// Everything needed to rebuild an op from its kind and inputs (YAML graphs, transforms).
+using AttributeValue = std::variant<std::int64_t, double, std::string, std::vector<std::int64_t>>;
+using Attributes = std::map<std::string, AttributeValue, std::less<>>;
 
 struct Op {
   std::string name;
@@ -64,6 +96,8 @@ struct Op {
   std::vector<TensorId> inputs;
   TensorId output = 0;
   DType dtype = DType::fp32;  // compute type
+  Attributes attributes;
+  std::vector<GemmView> gemms;  // matrix ops only
   OpCost cost;
 };
 

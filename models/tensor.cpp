@@ -10,13 +10,16 @@ struct DTypeInfo {
   std::string_view name;
   int bytes;
 };
-constexpr std::array<DTypeInfo, 6> kDTypes{{
+constexpr std::array<DTypeInfo, 9> kDTypes{{
     {DType::fp32, "fp32", 4},
     {DType::tf32, "tf32", 4},
     {DType::fp16, "fp16", 2},
     {DType::bf16, "bf16", 2},
     {DType::fp8, "fp8", 1},
     {DType::int8, "int8", 1},
+    {DType::int32, "int32", 4},
+    {DType::int64, "int64", 8},
+    {DType::boolean, "bool", 1},
 }};
 const DTypeInfo& info(DType dtype) { return kDTypes[static_cast<std::size_t>(dtype)]; }
 }  // namespace
@@ -34,6 +37,12 @@ std::optional<DType> parse_dtype(std::string_view name) {
 std::vector<std::string> dtype_names() {
   std::vector<std::string> out;
   for (const auto& entry : kDTypes) out.emplace_back(entry.name);
+  return out;
+}
+
+std::vector<std::string> compute_dtype_names() {
+  std::vector<std::string> out = dtype_names();
+  out.resize(6);  // fp32 ... int8
   return out;
 }
 

@@ -9,14 +9,17 @@
 
 namespace dse {
 
-// Element types an op can compute in. tf32 is stored in 4 bytes (it is fp32 in memory; only the
-// tensor-core multiply drops mantissa bits).
-enum class DType { fp32, tf32, fp16, bf16, fp8, int8 };
+// Element types. The first six are compute types a model can run in (tf32 is stored in 4 bytes: it
+// is fp32 in memory, only the tensor-core multiply drops mantissa bits); int32, int64 and boolean
+// hold indices, token ids and masks.
+enum class DType { fp32, tf32, fp16, bf16, fp8, int8, int32, int64, boolean };
 
 int dtype_bytes(DType dtype);
 std::string_view dtype_name(DType dtype);
 std::optional<DType> parse_dtype(std::string_view name);
+// Every dtype name, and the compute types a model may be configured with.
 std::vector<std::string> dtype_names();
+std::vector<std::string> compute_dtype_names();
 
 using Shape = std::vector<std::int64_t>;
 
@@ -28,6 +31,8 @@ struct Tensor {
   std::string name;
   Shape shape;
   DType dtype = DType::fp32;
+  bool constant = false;   // an initializer (weights, a literal): its bytes count as parameter bytes
+  bool parameter = false;  // a learnt constant: its elements count as parameters (a literal's do not)
 
   std::int64_t elements() const { return element_count(shape); }
   std::int64_t bytes() const { return elements() * dtype_bytes(dtype); }

@@ -1,88 +1,143 @@
-// Vector-unit operators: normalisation, activations, elementwise arithmetic, pooling, views.
+// Vector-unit operators: normalisation, softmax, elementwise arithmetic, pooling, reductions.
+#include <algorithm>
 #include <stdexcept>
 
+#include "models/ops/op_common.h"
 #include "models/ops/op_library.h"
 
 namespace dse::ops {
+using namespace detail;
+
+TensorId batchnorm(Graph& graph, std::string name, TensorId input) {
+  const Shape shape = shape_of(graph, input);
+  if (shape.size() < 2) throw std::invalid_argument(name + ": batchnorm expects N x C x ...");
+  const DType dtype = graph.tensor(input).dtype;
+  Op op = start(graph, std::move(name), OpKind::batchnorm, {input});
+  add_weights(op, 4 * shape[1], 2 * shape[1], dtype);  // reads gamma, beta, mean, var; learns gamma, beta
+  return finish(graph, std::move(op), shape, dtype);
+}
+
+TensorId layernorm(Graph& graph, std::string name, TensorId input) {
+  const Shape shape = shape_of(graph, input);
+  if (shape.empty()) throw std::invalid_argument(name + ": layernorm of a scalar");
+  const DType dtype = graph.tensor(input).dtype;
+  Op op = start(graph, std::move(name), OpKind::layernorm, {input});
+  add_weights(op, 2 * shape.back(), 2 * shape.back(), dtype);
+  return finish(graph, std::move(op), shape, dtype);
+}
+
+TensorId groupnorm(Graph& graph, std::string name, TensorId input, std::int64_t groups) {
+  const Shape shape = shape_of(graph, input);
+  if (shape.size() < 2 || groups < 1 || shape[1] % groups != 0)
+    throw std::invalid_argument(name + ": channels not divisible by groups");
+  const DType dtype = graph.tensor(input).dtype;
+  Op op = start(graph, std::move(name), OpKind::groupnorm, {input});
+  op.attributes["groups"] = groups;
+  add_weights(op, 2 * shape[1], 2 * shape[1], dtype);
+  return finish(graph, std::move(op), shape, dtype);
+}
+
+TensorId softmax(Graph& graph, std::string name, TensorId input, std::int64_t axis) {
+  const Shape shape = shape_of(graph, input);
+  const std::int64_t normalized = normalize_axis(axis, shape.size(), name);
+  Op op = start(graph, std::move(name), OpKind::softmax, {input});
+  op.attributes["axis"] = normalized;
+  return finish(graph, std::move(op), shape, graph.tensor(input).dtype);
+}
+
+TensorId unary(Graph& graph, std::string name, OpKind kind, TensorId input) {
+  if (op_category(kind) != OpCategory::vector || kind == OpKind::cast || op_flops_per_element(kind) == 0)
+    throw std::invalid_argument(name + ": " + std::string(op_kind_name(kind)) + " is not a unary elementwise op");
+  const Shape shape = shape_of(graph, input);
+  Op op = start(graph, std::move(name), kind, {input});
+  return finish(graph, std::move(op), shape, graph.tensor(input).dtype);
+}
+
+TensorId cast(Graph& graph, std::string name, TensorId input, DType to) {
+  const Shape shape = shape_of(graph, input);
+  Op op = start(graph, std::move(name), OpKind::cast, {input});
+  op.attributes["to"] = std::string(dtype_name(to));
+  return finish(graph, std::move(op), shape, to);
+}
+
+TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, TensorId rhs) {
+  static constexpr OpKind kBinary[] = {OpKind::add, OpKind::sub, OpKind::mul, OpKind::div,
+                                       OpKind::pow, OpKind::maximum, OpKind::minimum};
+  if (std::find(std::begin(kBinary), std::end(kBinary), kind) == std::end(kBinary))
+    throw std::invalid_argument(name + ": " + std::string(op_kind_name(kind)) + " is not a binary elementwise op");
+  const Shape shape = broadcast_shapes(shape_of(graph, lhs), shape_of(graph, rhs), name);
+  // The result takes the type of the non-constant operand (a scalar constant does not promote).
+  const DType dtype = graph.tensor(lhs).constant ? graph.tensor(rhs).dtype : graph.tensor(lhs).dtype;
+  Op op = start(graph, std::move(name), kind, {lhs, rhs});
+  op.dtype = dtype;
+  return finish(graph, std::move(op), shape, dtype);
+}
+
 namespace {
 
-// An op reading `inputs`, writing a tensor of `out_shape`, doing `flops_per_output` per element.
-TensorId elementwise_like(Graph& graph, std::string name, OpKind kind, std::vector<TensorId> inputs,
-                          Shape out_shape, std::int64_t flops_per_output, std::int64_t constant_elements = 0,
-                          std::int64_t params = 0) {
-  const DType dtype = graph.tensor(inputs.front()).dtype;
-  Tensor y{name + ":out", std::move(out_shape), dtype};
-  Op op{std::move(name), kind, inputs, 0, dtype, {}};
-  for (const auto input : inputs) op.cost.bytes_read += graph.tensor(input).bytes();
-  op.cost.param_bytes = constant_elements * dtype_bytes(dtype);
-  op.cost.params = params;
-  op.cost.bytes_read += op.cost.param_bytes;
-  op.cost.bytes_written = y.bytes();
-  op.cost.flops = flops_per_output * y.elements();
-  return graph.add_op(std::move(op), std::move(y));
-}
-
-const Shape& nchw_shape(const Graph& graph, TensorId input, const std::string& name) {
-  const Shape& shape = graph.tensor(input).shape;
-  if (shape.size() != 4) throw std::invalid_argument(name + ": expects an NCHW input");
-  return shape;
-}
-
 TensorId pool(Graph& graph, std::string name, OpKind kind, TensorId input, const Window& window) {
-  const Shape& x = nchw_shape(graph, input, name);
-  const auto ho = window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h);
-  const auto wo = window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w);
-  if (ho < 1 || wo < 1) throw std::invalid_argument(name + ": window larger than padded input");
+  require_rank(graph, input, 4, name);
+  const Shape x = shape_of(graph, input);
+  const auto ho =
+      window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h, window.ceil_mode);
+  const auto wo =
+      window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w, window.ceil_mode);
+  if (ho < 1 || wo < 1) throw std::invalid_argument(name + ": window larger than padded input " + shape_string(x));
+  Op op = start(graph, std::move(name), kind, {input});
+  op.attributes["ceil_mode"] = std::int64_t{window.ceil_mode};
+  op.attributes["kernel"] = std::vector<std::int64_t>{window.kernel_h, window.kernel_w};
+  op.attributes["stride"] = std::vector<std::int64_t>{window.stride_h, window.stride_w};
+  op.attributes["pad"] = std::vector<std::int64_t>{window.pad_h, window.pad_w};
   // One comparison (max) or addition (avg) per window element.
-  return elementwise_like(graph, std::move(name), kind, {input}, {x[0], x[1], ho, wo},
-                          window.kernel_h * window.kernel_w);
+  op.cost.flops = x[0] * x[1] * ho * wo * window.kernel_h * window.kernel_w;
+  return finish(graph, std::move(op), {x[0], x[1], ho, wo}, graph.tensor(input).dtype);
+}
+
+TensorId global_pool(Graph& graph, std::string name, OpKind kind, TensorId input) {
+  const Shape x = shape_of(graph, input);
+  if (x.size() < 3) throw std::invalid_argument(name + ": expects N x C x spatial...");
+  Op op = start(graph, std::move(name), kind, {input});
+  op.cost.flops = element_count(x);
+  Shape out = x;
+  std::fill(out.begin() + 2, out.end(), 1);
+  return finish(graph, std::move(op), out, graph.tensor(input).dtype);
 }
 
 }  // namespace
 
-TensorId batchnorm(Graph& graph, std::string name, TensorId input) {
-  const Shape shape = nchw_shape(graph, input, name);
-  // Inference: y = x * scale + shift per channel (2 flops per element); reads gamma, beta, mean, var;
-  // gamma and beta are the trainable parameters.
-  return elementwise_like(graph, std::move(name), OpKind::batchnorm, {input}, shape, 2, 4 * shape[1],
-                          2 * shape[1]);
-}
-
-TensorId relu(Graph& graph, std::string name, TensorId input) {
-  const Shape shape = graph.tensor(input).shape;
-  return elementwise_like(graph, std::move(name), OpKind::relu, {input}, shape, 1);
-}
-
-TensorId add(Graph& graph, std::string name, TensorId lhs, TensorId rhs) {
-  const Shape shape = graph.tensor(lhs).shape;
-  if (shape != graph.tensor(rhs).shape)
-    throw std::invalid_argument(name + ": add of " + shape_string(shape) + " and " +
-                                shape_string(graph.tensor(rhs).shape));
-  return elementwise_like(graph, std::move(name), OpKind::add, {lhs, rhs}, shape, 1);
-}
-
 TensorId maxpool(Graph& graph, std::string name, TensorId input, const Window& window) {
   return pool(graph, std::move(name), OpKind::maxpool, input, window);
 }
-
 TensorId avgpool(Graph& graph, std::string name, TensorId input, const Window& window) {
   return pool(graph, std::move(name), OpKind::avgpool, input, window);
 }
-
 TensorId global_avgpool(Graph& graph, std::string name, TensorId input) {
-  const Shape x = nchw_shape(graph, input, name);
-  return elementwise_like(graph, std::move(name), OpKind::global_avgpool, {input}, {x[0], x[1], 1, 1},
-                          x[2] * x[3]);
+  return global_pool(graph, std::move(name), OpKind::global_avgpool, input);
+}
+TensorId global_maxpool(Graph& graph, std::string name, TensorId input) {
+  return global_pool(graph, std::move(name), OpKind::global_maxpool, input);
 }
 
-TensorId flatten(Graph& graph, std::string name, TensorId input) {
-  const Tensor& x = graph.tensor(input);
-  if (x.shape.empty()) throw std::invalid_argument(name + ": flatten of a scalar");
-  const Shape out{x.shape[0], x.elements() / x.shape[0]};
-  Tensor y{name + ":out", out, x.dtype};
-  // A view: nothing is read or written.
-  Op op{std::move(name), OpKind::flatten, {input}, 0, x.dtype, {}};
-  return graph.add_op(std::move(op), std::move(y));
+TensorId reduce(Graph& graph, std::string name, OpKind kind, TensorId input, std::vector<std::int64_t> axes,
+                bool keep_dims) {
+  if (kind != OpKind::reduce_mean && kind != OpKind::reduce_sum && kind != OpKind::reduce_max)
+    throw std::invalid_argument(name + ": not a reduction");
+  const Shape x = shape_of(graph, input);
+  std::vector<bool> reduced(x.size(), axes.empty());  // no axes: reduce everything (ONNX default)
+  for (auto& axis : axes) {
+    axis = normalize_axis(axis, x.size(), name);
+    reduced[static_cast<std::size_t>(axis)] = true;
+  }
+  Shape out;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!reduced[i]) out.push_back(x[i]);
+    else if (keep_dims) out.push_back(1);
+  }
+  Op op = start(graph, std::move(name), kind, {input});
+  op.attributes["axes"] = axes;
+  op.attributes["keep_dims"] = std::int64_t{keep_dims};
+  op.cost.flops = element_count(x);
+  return finish(graph, std::move(op), out, graph.tensor(input).dtype);
 }
 
 }  // namespace dse::ops

@@ -5,15 +5,12 @@
 #include <array>
 #include <string>
 
-#include "models/ops/op_library.h"
-#include "models/zoo/zoo.h"
+#include "models/zoo/layers.h"
 
 namespace dse {
 namespace {
 
-Window square(std::int64_t kernel, std::int64_t stride, std::int64_t pad) {
-  return {kernel, kernel, stride, stride, pad, pad, 1, 1};
-}
+using zoo::square;
 
 TensorId conv_bn(Graph& g, const std::string& name, TensorId x, std::int64_t channels, const Window& window,
                  bool with_relu) {

@@ -17,13 +17,17 @@ namespace dse {
 struct ModelParams {
   int batch = 1;
   DType dtype = DType::fp32;
-  int resolution = 0;  // input height = width in pixels; 0 = the model's native resolution
+  int resolution = 0;   // vision: input height = width in pixels; 0 = the model's native resolution
+  int seq_len = 0;      // transformers: tokens processed at once; 0 = the model's default
+  bool decode = false;  // decoders: one decoding step (seq_len new tokens, default 1) with a KV cache
+  int past_len = 0;     // decoders in decode: tokens already in the KV cache
 };
 
 // Valid ranges of ModelParams, checked by whoever reads them from user input.
 inline constexpr int kMaxBatch = 65536;
 inline constexpr int kMinResolution = 32;
 inline constexpr int kMaxResolution = 8192;
+inline constexpr int kMaxSeqLen = 1 << 20;
 
 struct ModelZoo {
   static constexpr const char* family_name = "model";

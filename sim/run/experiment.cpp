@@ -13,7 +13,7 @@ ModelRequest read_model(const ConfigNode& node) {
   ModelRequest model;
   model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names(), "a model name").required();
   model.params.batch = node.param<int>("batch").in_range(1, kMaxBatch).with_default(1);
-  const std::string dtype = node.param<std::string>("dtype").one_of(dtype_names(), "a dtype").with_default("fp32");
+  const std::string dtype = node.param<std::string>("dtype").one_of(compute_dtype_names(), "a dtype").with_default("fp32");
   model.params.dtype = *parse_dtype(dtype);
   model.params.resolution = node.param<int>("resolution").in_range(kMinResolution, kMaxResolution).with_default(0);
   return model;

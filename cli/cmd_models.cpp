@@ -1,0 +1,125 @@
+// `dse models list` and `dse models show NAME`: the zoo and what each op costs.
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/run_report.h"
+#include "models/base/did_you_mean.h"
+#include "models/base/errors.h"
+#include "models/zoo/zoo.h"
+
+namespace dse {
+namespace {
+
+struct ShowOptions {
+  std::string name;
+  int batch = 1;
+  std::string dtype = "fp32";
+  int resolution = 0;
+  int seq_len = 0;
+  OutputMode mode;
+};
+
+std::string input_shapes(const Graph& graph) {
+  std::string out;
+  for (const auto id : graph.inputs()) {
+    if (!out.empty()) out += ", ";
+    out += graph.tensor(id).name + " " + shape_string(graph.tensor(id).shape);
+  }
+  return out;
+}
+
+Graph build(const std::string& name, const ModelParams& params) {
+  const auto* entry = ModelRegistry::instance().find(name);
+  if (!entry) {
+    const auto names = ModelRegistry::instance().names();
+    throw UserError("dse models show: NAME: expected a model name (" + join_names(names) + "), found '" + name + "'" +
+                    did_you_mean_suffix(name, names));
+  }
+  try {
+    return entry->factory(params);
+  } catch (const std::invalid_argument& error) {
+    throw UserError("dse models show: " + name + ": cannot build with these parameters: " + error.what());
+  }
+}
+
+int list_models(const OutputMode& mode) {
+  nlohmann::json rows = nlohmann::json::array();
+  if (!mode.quiet) fmt::print(mode.human(), "{:<20} {:>14} {:>10}  {}\n", "model", "params", "GMACs", "default input (batch 1)");
+  for (const auto& info : ModelRegistry::instance().infos()) {
+    const Graph graph = build(info.name, ModelParams{});
+    const OpCost total = graph.total_cost();
+    rows.push_back({{"name", info.name},
+                    {"description", info.description},
+                    {"params", total.params},
+                    {"macs", total.macs},
+                    {"input", input_shapes(graph)}});
+    if (!mode.quiet)
+      fmt::print(mode.human(), "{:<20} {:>14} {:>10.3f}  {}\n", info.name, total.params,
+                 static_cast<double>(total.macs) / 1e9, input_shapes(graph));
+  }
+  if (mode.json) mode.print_json({{"models", rows}});
+  return 0;
+}
+
+int show_model(const ShowOptions& options) {
+  const auto dtype = parse_dtype(options.dtype);
+  const auto names = compute_dtype_names();
+  if (!dtype || std::find(names.begin(), names.end(), options.dtype) == names.end())
+    throw UserError("dse models show: --dtype: expected one of " + join_names(names) + ", found '" + options.dtype + "'" +
+                    did_you_mean_suffix(options.dtype, names));
+  ModelParams params;
+  params.batch = options.batch;
+  params.dtype = *dtype;
+  params.resolution = options.resolution;
+  params.seq_len = options.seq_len;
+  const Graph graph = build(options.name, params);
+  const OpCost total = graph.total_cost();
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& op : graph.ops()) {
+    ops.push_back({{"name", op.name},
+                   {"kind", std::string(op_kind_name(op.kind))},
+                   {"output_shape", graph.tensor(op.output).shape},
+                   {"macs", op.cost.macs},
+                   {"flops", op.cost.flops},
+                   {"bytes_read", op.cost.bytes_read},
+                   {"bytes_written", op.cost.bytes_written}});
+  }
+  if (!options.mode.quiet) print_graph_table(options.mode.human(), graph);
+  if (options.mode.json) {
+    options.mode.print_json({{"name", graph.name()},
+                             {"params", total.params},
+                             {"macs", total.macs},
+                             {"flops", total.flops},
+                             {"bytes_read", total.bytes_read},
+                             {"bytes_written", total.bytes_written},
+                             {"ops", ops}});
+  }
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_models_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("models", "The model zoo: list models, show one op by op");
+  command->require_subcommand(1);
+  auto list_mode = std::make_shared<OutputMode>();
+  CLI::App* list = command->add_subcommand("list", "Every zoo model with its parameters, MACs and default input");
+  add_output_flags(*list, *list_mode, true);
+
+  auto show = std::make_shared<ShowOptions>();
+  CLI::App* show_command = command->add_subcommand("show", "One model op by op: shapes, MACs, bytes, intensity");
+  show_command->add_option("name", show->name, "A zoo model name (see 'dse models list')")->required();
+  show_command->add_option("--batch", show->batch, "Batch size")->check(CLI::Range(1, kMaxBatch));
+  show_command->add_option("--dtype", show->dtype, "Compute type: fp32, tf32, fp16, bf16, fp8, int8");
+  show_command->add_option("--resolution", show->resolution, "Input height = width (vision models)")
+      ->check(CLI::Range(kMinResolution, kMaxResolution));
+  show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));
+  add_output_flags(*show_command, show->mode, true);
+
+  return {command, [list, list_mode, show_command, show] {
+            if (list->parsed()) return list_models(*list_mode);
+            return show_model(*show);
+          }};
+}
+
+}  // namespace dse

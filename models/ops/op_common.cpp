@@ -1,0 +1,79 @@
+#include "models/ops/op_common.h"
+
+#include <stdexcept>
+
+#include "models/ops/op_library.h"
+
+namespace dse::ops {
+
+std::int64_t normalize_axis(std::int64_t axis, std::size_t rank, const std::string& op_name) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    throw std::invalid_argument(op_name + ": axis " + std::to_string(axis) + " out of range for rank " +
+                                std::to_string(rank));
+  return axis < 0 ? axis + r : axis;
+}
+
+std::int64_t window_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
+                                std::int64_t dilation, bool ceil_mode) {
+  const std::int64_t span = dilation * (kernel - 1) + 1;
+  if (stride < 1 || in + 2 * pad < span) return 0;
+  if (!ceil_mode) return (in + 2 * pad - span) / stride + 1;
+  std::int64_t out = (in + 2 * pad - span + stride - 1) / stride + 1;
+  if ((out - 1) * stride >= in + pad) --out;  // the last window must start inside the input or left pad
+  return out;
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const std::string& op_name) {
+  const std::size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const std::int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x != y && x != 1 && y != 1)
+      throw std::invalid_argument(op_name + ": cannot broadcast " + shape_string(a) + " with " + shape_string(b));
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+namespace detail {
+
+const Shape& shape_of(const Graph& graph, TensorId id) { return graph.tensor(id).shape; }
+
+void require_rank(const Graph& graph, TensorId id, std::size_t rank, const std::string& op_name) {
+  if (graph.tensor(id).shape.size() != rank)
+    throw std::invalid_argument(op_name + ": expects a rank-" + std::to_string(rank) + " input, got " +
+                                shape_string(graph.tensor(id).shape));
+}
+
+Op start(const Graph& graph, std::string name, OpKind kind, std::vector<TensorId> inputs) {
+  Op op;
+  op.name = std::move(name);
+  op.kind = kind;
+  op.dtype = graph.tensor(inputs.at(0)).dtype;
+  for (const auto input : inputs) {
+    const Tensor& tensor = graph.tensor(input);
+    op.cost.bytes_read += tensor.bytes();
+    if (tensor.constant) op.cost.param_bytes += tensor.bytes();
+    if (tensor.parameter) op.cost.params += tensor.elements();
+  }
+  op.inputs = std::move(inputs);
+  return op;
+}
+
+void add_weights(Op& op, std::int64_t elements, std::int64_t trainable, DType dtype) {
+  op.cost.params += trainable;
+  op.cost.param_bytes += elements * dtype_bytes(dtype);
+  op.cost.bytes_read += elements * dtype_bytes(dtype);
+}
+
+TensorId finish(Graph& graph, Op op, Shape shape, DType dtype) {
+  Tensor output{op.name + ":out", std::move(shape), dtype};
+  op.cost.bytes_written += output.bytes();
+  op.cost.flops += op_flops_per_element(op.kind) * output.elements();
+  return graph.add_op(std::move(op), std::move(output));
+}
+
+}  // namespace detail
+}  // namespace dse::ops

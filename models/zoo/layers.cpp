@@ -1,0 +1,75 @@
+#include "models/zoo/layers.h"
+
+#include <cmath>
+
+namespace dse::zoo {
+
+Window square(std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool ceil_mode) {
+  Window w{kernel, kernel, stride, stride, pad, pad, 1, 1};
+  w.ceil_mode = ceil_mode;
+  return w;
+}
+
+TensorId conv_bn_act(Graph& g, const std::string& name, TensorId x, std::int64_t out_channels, std::int64_t kernel,
+                     std::int64_t stride, std::optional<OpKind> activation, std::int64_t groups) {
+  auto y = ops::conv2d(g, name, x, out_channels, square(kernel, stride, (kernel - 1) / 2), groups);
+  y = ops::batchnorm(g, name + ".bn", y);
+  return activation ? ops::unary(g, name + "." + std::string(op_kind_name(*activation)), *activation, y) : y;
+}
+
+TensorId squeeze_excite(Graph& g, const std::string& name, TensorId x, std::int64_t squeeze_channels,
+                        OpKind activation, OpKind gate) {
+  const auto channels = g.tensor(x).shape[1];
+  auto s = ops::global_avgpool(g, name + ".pool", x);
+  s = ops::conv2d(g, name + ".fc1", s, squeeze_channels, square(1, 1, 0), 1, true);
+  s = ops::unary(g, name + ".act", activation, s);
+  s = ops::conv2d(g, name + ".fc2", s, channels, square(1, 1, 0), 1, true);
+  s = ops::unary(g, name + ".gate", gate, s);
+  return ops::mul(g, name + ".scale", x, s);
+}
+
+std::int64_t make_divisible(double value, std::int64_t divisor) {
+  auto rounded = std::max<std::int64_t>(divisor, static_cast<std::int64_t>(value + divisor / 2.0) / divisor * divisor);
+  if (static_cast<double>(rounded) < 0.9 * value) rounded += divisor;  // never round down by more than 10 %
+  return rounded;
+}
+
+namespace {
+// [B, L, D] -> [B, H, L, dh]
+TensorId split_heads(Graph& g, const std::string& name, TensorId x, AttentionShape shape) {
+  const Shape& s = g.tensor(x).shape;
+  auto y = ops::reshape(g, name + ".view", x, {s[0], s[1], shape.heads, shape.head_dim});
+  return ops::transpose(g, name + ".heads", y, {0, 2, 1, 3});
+}
+}  // namespace
+
+TensorId self_attention(Graph& g, const std::string& name, TensorId x, AttentionShape shape,
+                        std::optional<std::pair<TensorId, TensorId>> kv_cache) {
+  const Shape& s = g.tensor(x).shape;
+  const auto d = shape.heads * shape.head_dim;
+  const auto qkv = ops::linear(g, name + ".qkv", x, 3 * d);
+  auto q = split_heads(g, name + ".q", ops::slice(g, name + ".q", qkv, -1, 0, d), shape);
+  auto k = split_heads(g, name + ".k", ops::slice(g, name + ".k", qkv, -1, d, 2 * d), shape);
+  auto v = split_heads(g, name + ".v", ops::slice(g, name + ".v", qkv, -1, 2 * d, 3 * d), shape);
+  if (kv_cache) {
+    k = ops::kv_cache_append(g, name + ".k_cache", kv_cache->first, k);
+    v = ops::kv_cache_append(g, name + ".v_cache", kv_cache->second, v);
+  }
+  auto scores = ops::matmul(g, name + ".scores", q, k, true);
+  const auto scale = g.add_constant(name + ".scale", {1}, g.tensor(x).dtype, false);  // 1 / sqrt(head_dim)
+  scores = ops::mul(g, name + ".scaled", scores, scale);
+  const auto probs = ops::softmax(g, name + ".softmax", scores, -1);
+  auto out = ops::matmul(g, name + ".context", probs, v);
+  out = ops::transpose(g, name + ".merge", out, {0, 2, 1, 3});
+  out = ops::reshape(g, name + ".merge_view", out, {s[0], s[1], d});
+  return ops::linear(g, name + ".out", out, d);
+}
+
+TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden, OpKind activation) {
+  const auto d = g.tensor(x).shape.back();
+  auto y = ops::linear(g, name + ".fc1", x, hidden);
+  y = ops::unary(g, name + ".act", activation, y);
+  return ops::linear(g, name + ".fc2", y, d);
+}
+
+}  // namespace dse::zoo
