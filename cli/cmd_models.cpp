@@ -5,7 +5,10 @@
 #include "cli/run_report.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
+#include "models/zoo/published_counts.h"
 #include "models/zoo/zoo.h"
+
+#include <cmath>
 
 namespace dse {
 namespace {
@@ -97,6 +100,38 @@ int show_model(const ShowOptions& options) {
   return 0;
 }
 
+int check_models(const OutputMode& mode) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::string table =
+      "| model | input | params (published) | params (dse) | error | GMACs (published) | GMACs (dse) | error | source |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+  bool all_within = true;
+  for (const auto& published : published_counts()) {
+    const Graph graph = build(published.model, published.params);
+    const OpCost total = graph.total_cost();
+    const double param_error = static_cast<double>(total.params) / published.parameters - 1;
+    const double gmacs = static_cast<double>(total.macs) / 1e9;
+    const std::optional<double> mac_error =
+        published.gmacs ? std::optional<double>(gmacs / *published.gmacs - 1) : std::nullopt;
+    const bool within = std::abs(param_error) <= kParamTolerance && (!mac_error || std::abs(*mac_error) <= kMacTolerance);
+    all_within = all_within && within;
+    table += fmt::format("| {} | {} | {:.0f} | {} | {:+.2f} % | {} | {:.3f} | {} | {} |\n", published.model,
+                         input_shapes(graph), published.parameters, total.params, 100 * param_error,
+                         published.gmacs ? fmt::format("{:.3f}", *published.gmacs) : "—", gmacs,
+                         mac_error ? fmt::format("{:+.2f} %", 100 * *mac_error) : "—", published.source);
+    rows.push_back({{"name", published.model},
+                    {"published_params", published.parameters},
+                    {"params", total.params},
+                    {"published_gmacs", published.gmacs ? nlohmann::json(*published.gmacs) : nlohmann::json(nullptr)},
+                    {"gmacs", gmacs},
+                    {"within_bounds", within},
+                    {"source", published.source}});
+  }
+  if (!mode.quiet) fmt::print(mode.human(), "{}", table);
+  if (mode.json) mode.print_json({{"models", rows}, {"all_within_bounds", all_within}});
+  return 0;
+}
+
 }  // namespace
 
 Subcommand add_models_command(CLI::App& app) {
@@ -105,6 +140,11 @@ Subcommand add_models_command(CLI::App& app) {
   auto list_mode = std::make_shared<OutputMode>();
   CLI::App* list = command->add_subcommand("list", "Every zoo model with its parameters, MACs and default input");
   add_output_flags(*list, *list_mode, true);
+
+  auto check_mode = std::make_shared<OutputMode>();
+  CLI::App* check = command->add_subcommand(
+      "check", "Compare every zoo model's parameters and MACs with published figures (a Markdown table)");
+  add_output_flags(*check, *check_mode, true);
 
   auto show = std::make_shared<ShowOptions>();
   CLI::App* show_command = command->add_subcommand("show", "One model op by op: shapes, MACs, bytes, intensity");
@@ -116,8 +156,9 @@ Subcommand add_models_command(CLI::App& app) {
   show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));
   add_output_flags(*show_command, show->mode, true);
 
-  return {command, [list, list_mode, show_command, show] {
+  return {command, [list, list_mode, check, check_mode, show] {
             if (list->parsed()) return list_models(*list_mode);
+            if (check->parsed()) return check_models(*check_mode);
             return show_model(*show);
           }};
 }

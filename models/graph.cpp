@@ -115,7 +115,15 @@ std::vector<OpId> Graph::topological_order() const {
 
 OpCost Graph::total_cost() const {
   OpCost total;
-  for (const auto& op : ops_) total += op.cost;
+  std::vector<int> readers(tensors_.size(), 0);
+  for (const auto& op : ops_) {
+    total += op.cost;
+    for (const auto input : op.inputs) ++readers[input];
+  }
+  // A parameter read by several ops (tied embeddings) is still one set of parameters.
+  for (TensorId id = 0; id < tensors_.size(); ++id) {
+    if (tensors_[id].parameter && readers[id] > 1) total.params -= (readers[id] - 1) * tensors_[id].elements();
+  }
   return total;
 }
 

@@ -35,6 +35,7 @@ class Graph {
   // Throws std::invalid_argument if an input id does not exist.
   TensorId add_op(Op op, Tensor output);
 
+  // References stay valid only until the next add_*: copy what you keep across one.
   const Tensor& tensor(TensorId id) const { return tensors_.at(id); }
   const Op& op(OpId id) const { return ops_.at(id); }
   std::span<const Op> ops() const { return ops_; }
@@ -52,6 +53,7 @@ class Graph {
   // built op by op; deterministic for any graph).
   std::vector<OpId> topological_order() const;
 
+  // Sum over ops, counting a parameter tensor read by several ops once.
   OpCost total_cost() const;
 
  private:

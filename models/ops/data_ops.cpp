@@ -76,7 +76,7 @@ TensorId gather(Graph& graph, std::string name, TensorId data, TensorId indices,
   Shape out(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(a));
   out.insert(out.end(), idx.begin(), idx.end());
   out.insert(out.end(), d.begin() + static_cast<std::ptrdiff_t>(a) + 1, d.end());
-  const Tensor& table = graph.tensor(data);
+  const Tensor table = graph.tensor(data);  // a copy: adding the op reallocates the tensor table
   Op op = start(graph, std::move(name), OpKind::gather, {data, indices});
   // Reads the indices and only the rows it picks, not the whole table.
   const std::int64_t picked = element_count(out) * dtype_bytes(table.dtype);

@@ -37,27 +37,28 @@ std::int64_t make_divisible(double value, std::int64_t divisor) {
 namespace {
 // [B, L, D] -> [B, H, L, dh]
 TensorId split_heads(Graph& g, const std::string& name, TensorId x, AttentionShape shape) {
-  const Shape& s = g.tensor(x).shape;
+  const Shape s = g.tensor(x).shape;  // a copy: adding ops reallocates the tensor table
   auto y = ops::reshape(g, name + ".view", x, {s[0], s[1], shape.heads, shape.head_dim});
   return ops::transpose(g, name + ".heads", y, {0, 2, 1, 3});
 }
 }  // namespace
 
 TensorId self_attention(Graph& g, const std::string& name, TensorId x, AttentionShape shape,
-                        std::optional<std::pair<TensorId, TensorId>> kv_cache) {
-  const Shape& s = g.tensor(x).shape;
+                        const AttentionInputs& inputs) {
+  const Shape s = g.tensor(x).shape;  // a copy: adding ops reallocates the tensor table
   const auto d = shape.heads * shape.head_dim;
   const auto qkv = ops::linear(g, name + ".qkv", x, 3 * d);
   auto q = split_heads(g, name + ".q", ops::slice(g, name + ".q", qkv, -1, 0, d), shape);
   auto k = split_heads(g, name + ".k", ops::slice(g, name + ".k", qkv, -1, d, 2 * d), shape);
   auto v = split_heads(g, name + ".v", ops::slice(g, name + ".v", qkv, -1, 2 * d, 3 * d), shape);
-  if (kv_cache) {
-    k = ops::kv_cache_append(g, name + ".k_cache", kv_cache->first, k);
-    v = ops::kv_cache_append(g, name + ".v_cache", kv_cache->second, v);
+  if (inputs.kv_cache) {
+    k = ops::kv_cache_append(g, name + ".k_cache", inputs.kv_cache->first, k);
+    v = ops::kv_cache_append(g, name + ".v_cache", inputs.kv_cache->second, v);
   }
   auto scores = ops::matmul(g, name + ".scores", q, k, true);
   const auto scale = g.add_constant(name + ".scale", {1}, g.tensor(x).dtype, false);  // 1 / sqrt(head_dim)
   scores = ops::mul(g, name + ".scaled", scores, scale);
+  if (inputs.mask) scores = ops::add(g, name + ".masked", scores, *inputs.mask);
   const auto probs = ops::softmax(g, name + ".softmax", scores, -1);
   auto out = ops::matmul(g, name + ".context", probs, v);
   out = ops::transpose(g, name + ".merge", out, {0, 2, 1, 3});

@@ -24,11 +24,16 @@ struct AttentionShape {
   std::int64_t heads;
   std::int64_t head_dim;
 };
-// Self-attention with one packed QKV projection D -> 3D (bias), heads split by reshape + transpose,
-// S = Q K^T, scale, (causal) softmax, O = P V, heads merged, output projection D -> D (bias).
-// With `kv_cache` = {past_k, past_v} ([B, H, past, dh]) the new K and V are appended first.
+struct AttentionInputs {
+  std::optional<TensorId> mask;                                // added to the scaled scores
+  std::optional<std::pair<TensorId, TensorId>> kv_cache;       // past K, V: [B, H, past, dh]
+};
+// Self-attention with one packed QKV projection D -> 3D (bias; the same parameters and MACs as
+// separate Q, K, V projections), heads split by reshape + transpose, S = Q K^T, scale, optional
+// mask, softmax, O = P V, heads merged, output projection D -> D (bias). With a KV cache the new
+// K and V are appended to it first.
 TensorId self_attention(Graph& g, const std::string& name, TensorId x, AttentionShape shape,
-                        std::optional<std::pair<TensorId, TensorId>> kv_cache = std::nullopt);
+                        const AttentionInputs& inputs = {});
 // Two linears with an activation between: D -> hidden -> D.
 TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden, OpKind activation);
 

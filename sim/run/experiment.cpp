@@ -9,13 +9,24 @@ namespace dse {
 namespace {
 
 ModelRequest read_model(const ConfigNode& node) {
-  node.expect_map("a model: name, batch, dtype, resolution");
+  node.expect_map("a model: name, batch, dtype, resolution, seq_len, phase, past_len");
   ModelRequest model;
   model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names(), "a model name").required();
   model.params.batch = node.param<int>("batch").in_range(1, kMaxBatch).with_default(1);
   const std::string dtype = node.param<std::string>("dtype").one_of(compute_dtype_names(), "a dtype").with_default("fp32");
   model.params.dtype = *parse_dtype(dtype);
   model.params.resolution = node.param<int>("resolution").in_range(kMinResolution, kMaxResolution).with_default(0);
+  model.params.seq_len = node.param<int>("seq_len").in_range(1, kMaxSeqLen).with_default(0);
+  model.params.decode =
+      node.param<std::string>("phase").one_of({"prefill", "decode"}, "a phase").with_default("prefill") == "decode";
+  model.params.past_len = node.param<int>("past_len").in_range(0, kMaxSeqLen).with_default(0);
+  // Shapes the architecture cannot take (a resolution below its down-sampling, a sequence beyond
+  // its positions) are user errors at the model's entry.
+  try {
+    ModelRegistry::instance().find(model.name)->factory(model.params);
+  } catch (const std::invalid_argument& error) {
+    node.fail(std::string("expected parameters the model can be built with, found: ") + error.what());
+  }
   return model;
 }
 

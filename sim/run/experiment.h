@@ -1,6 +1,7 @@
 // An experiment as the YAML describes it, read and validated in one place.
 //
-// Schema (docs/config.md): name, workload.models[] ({name, batch, dtype, resolution}), device
+// Schema (docs/config.md): name, workload.models[] ({name, batch, dtype, resolution, seq_len,
+// phase, past_len}), device
 // ({gpu: NAME|FILE.yaml, timing_model}), output. Reading resolves hardware names to spec files and
 // rejects unknown keys; after it succeeds, running cannot fail on input.
 #pragma once

@@ -1,0 +1,71 @@
+// Every zoo model against its published parameter and MAC counts (the figures and their sources:
+// models/zoo/published_counts.cpp): params within 1 %, MACs within 2 %, batch 1.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/zoo/published_counts.h"
+
+namespace dse {
+
+class ZooCounts : public ::testing::TestWithParam<PublishedCount> {};
+
+TEST_P(ZooCounts, MatchPublishedFigures) {
+  const PublishedCount& published = GetParam();
+  const auto* entry = ModelRegistry::instance().find(published.model);
+  ASSERT_NE(entry, nullptr) << published.model;
+  const OpCost total = entry->factory(published.params).total_cost();
+  EXPECT_NEAR(static_cast<double>(total.params), published.parameters, kParamTolerance * published.parameters);
+  if (published.gmacs) {
+    EXPECT_NEAR(static_cast<double>(total.macs) / 1e9, *published.gmacs, kMacTolerance * *published.gmacs);
+  }
+}
+
+void PrintTo(const PublishedCount& count, std::ostream* out) { *out << count.model; }
+
+INSTANTIATE_TEST_SUITE_P(Published, ZooCounts, ::testing::ValuesIn(published_counts()),
+                         [](const auto& info) { return info.param.model; });
+
+TEST(ZooCounts, EveryZooModelHasAPublishedFigure) {
+  std::set<std::string> covered;
+  for (const auto& count : published_counts()) covered.insert(count.model);
+  for (const auto& name : ModelRegistry::instance().names()) EXPECT_TRUE(covered.contains(name)) << name;
+}
+
+TEST(ZooCounts, BatchScalesMacsNotParams) {
+  for (const char* name : {"mobilenet_v3_large", "vit_b16", "bert_base", "gpt2"}) {
+    const auto& build = ModelRegistry::instance().find(name)->factory;
+    ModelParams one, four;
+    four.batch = 4;
+    const OpCost a = build(one).total_cost(), b = build(four).total_cost();
+    EXPECT_EQ(a.params, b.params) << name;
+    EXPECT_EQ(4 * a.macs, b.macs) << name;
+  }
+}
+
+TEST(Gpt2, DecodeReadsTheKvCacheAndTiesTheLmHead) {
+  const auto& build = ModelRegistry::instance().find("gpt2")->factory;
+  ModelParams decode;
+  decode.decode = true;
+  decode.past_len = 511;
+  const Graph g = build(decode);
+  EXPECT_EQ(g.name(), "gpt2_decode");
+  // 2 inputs + past K and V for each of 12 layers.
+  EXPECT_EQ(g.inputs().size(), 2u + 24u);
+  EXPECT_EQ(g.total_cost().params, 124'439'808);  // tied LM head counted once
+  // Per layer, the scores matmul reads the whole cache: K of 512 positions x 64 x 12 heads.
+  for (const auto& op : g.ops()) {
+    if (op.name == "layer0.attn.scores") {
+      ASSERT_EQ(op.gemms.size(), 1u);
+      EXPECT_EQ(op.gemms[0], (GemmView{12, 1, 512, 64}));
+    }
+  }
+  // One token: MACs ~ 2 x params (every weight once) + attention over the cache.
+  const double macs = static_cast<double>(g.total_cost().macs);
+  EXPECT_GT(macs, 124e6);
+  EXPECT_LT(macs, 200e6);
+  decode.past_len = 1024;
+  EXPECT_THROW(build(decode), std::invalid_argument);
+}
+
+}  // namespace dse
