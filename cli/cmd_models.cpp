@@ -5,6 +5,7 @@
 #include "cli/run_report.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
+#include "models/import/onnx_import.h"
 #include "models/zoo/published_counts.h"
 #include "models/zoo/zoo.h"
 
@@ -15,10 +16,12 @@ namespace {
 
 struct ShowOptions {
   std::string name;
+  std::vector<std::string> input_shapes;
   int batch = 1;
   std::string dtype = "fp32";
   int resolution = 0;
   int seq_len = 0;
+  bool dtype_given = false;
   OutputMode mode;
 };
 
@@ -75,7 +78,16 @@ int show_model(const ShowOptions& options) {
   params.dtype = *dtype;
   params.resolution = options.resolution;
   params.seq_len = options.seq_len;
-  const Graph graph = build(options.name, params);
+  Graph graph("");
+  if (options.name.ends_with(".onnx")) {
+    OnnxImportOptions import;
+    for (const auto& text : options.input_shapes) import.input_shapes.insert(parse_input_shape(text));
+    if (options.dtype_given) import.float_dtype = *dtype;
+    graph = import_onnx(options.name, import);
+  } else {
+    if (!options.input_shapes.empty()) throw UserError("dse models show: --input-shape applies to .onnx files only");
+    graph = build(options.name, params);
+  }
   const OpCost total = graph.total_cost();
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : graph.ops()) {
@@ -148,9 +160,13 @@ Subcommand add_models_command(CLI::App& app) {
 
   auto show = std::make_shared<ShowOptions>();
   CLI::App* show_command = command->add_subcommand("show", "One model op by op: shapes, MACs, bytes, intensity");
-  show_command->add_option("name", show->name, "A zoo model name (see 'dse models list')")->required();
+  show_command->add_option("name", show->name, "A zoo model name (see 'dse models list') or an .onnx file")->required();
+  show_command->add_option("--input-shape", show->input_shapes, "ONNX: bind an input's shape, NAME=AxBxC (repeatable)")
+      ->type_name("NAME=SHAPE")
+      ->allow_extra_args(false);
   show_command->add_option("--batch", show->batch, "Batch size")->check(CLI::Range(1, kMaxBatch));
-  show_command->add_option("--dtype", show->dtype, "Compute type: fp32, tf32, fp16, bf16, fp8, int8");
+  show_command->add_option("--dtype", show->dtype, "Compute type: fp32, tf32, fp16, bf16, fp8, int8")
+      ->each([show](const std::string&) { show->dtype_given = true; });
   show_command->add_option("--resolution", show->resolution, "Input height = width (vision models)")
       ->check(CLI::Range(kMinResolution, kMaxResolution));
   show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));

@@ -26,6 +26,7 @@ constexpr KindInfo kKinds[] = {
     {OpKind::groupnorm, "groupnorm", V, 8},
     {OpKind::softmax, "softmax", V, 5},            // max, subtract, exp, sum, divide
     {OpKind::relu, "relu", V, 1},
+    {OpKind::leaky_relu, "leaky_relu", V, 2},      // x > 0 ? x : alpha * x
     {OpKind::clip, "clip", V, 2},                  // relu6 = min(max(x, 0), 6)
     {OpKind::gelu, "gelu", V, 8},
     {OpKind::silu, "silu", V, 4},                  // x / (1 + exp(-x))
@@ -37,6 +38,7 @@ constexpr KindInfo kKinds[] = {
     {OpKind::sqrt, "sqrt", V, 1},
     {OpKind::erf, "erf", V, 1},
     {OpKind::neg, "neg", V, 1},
+    {OpKind::reciprocal, "reciprocal", V, 1},
     {OpKind::cast, "cast", V, 0},
     {OpKind::add, "add", V, 1},
     {OpKind::sub, "sub", V, 1},
@@ -45,6 +47,7 @@ constexpr KindInfo kKinds[] = {
     {OpKind::pow, "pow", V, 1},
     {OpKind::maximum, "maximum", V, 1},
     {OpKind::minimum, "minimum", V, 1},
+    {OpKind::where, "where", V, 1},
     {OpKind::maxpool, "maxpool", V, 0},            // flops = window size per output, set by the op
     {OpKind::avgpool, "avgpool", V, 0},
     {OpKind::global_avgpool, "global_avgpool", V, 0},

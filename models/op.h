@@ -29,9 +29,11 @@ enum class OpKind {
   // normalisation and softmax
   batchnorm, layernorm, groupnorm, softmax,
   // elementwise unary
-  relu, clip, gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp, sqrt, erf, neg, cast,
+  relu, leaky_relu, clip, gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp, sqrt, erf, neg, reciprocal, cast,
   // elementwise binary (numpy broadcasting)
   add, sub, mul, div, pow, maximum, minimum,
+  // elementwise ternary: where(condition, x, y)
+  where,
   // pooling and reductions
   maxpool, avgpool, global_avgpool, global_maxpool, reduce_mean, reduce_sum, reduce_max,
   // data movement

@@ -15,7 +15,8 @@ packages=(
   build-essential cmake ninja-build git pkg-config
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libhdf5-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libeigen3-dev libfmt-dev libbenchmark-dev
-  python3 python3-h5py
+  libonnx-dev libprotobuf-dev
+  python3 python3-h5py python3-onnx
 )
 missing=()
 for package in "${packages[@]}"; do

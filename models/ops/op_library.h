@@ -37,12 +37,14 @@ TensorId groupnorm(Graph& graph, std::string name, TensorId input, std::int64_t 
 TensorId softmax(Graph& graph, std::string name, TensorId input, std::int64_t axis = -1);
 
 // --- elementwise -------------------------------------------------------------------------------------
-// Any unary vector kind: relu, clip (relu6), gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp,
-// sqrt, erf, neg; cast changes the dtype to `to`.
+// Any unary vector kind: relu, leaky_relu, clip (relu6), gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp,
+// sqrt, erf, neg, reciprocal; cast changes the dtype to `to`.
 TensorId unary(Graph& graph, std::string name, OpKind kind, TensorId input);
 TensorId cast(Graph& graph, std::string name, TensorId input, DType to);
 // add, sub, mul, div, pow, maximum, minimum with numpy broadcasting.
 TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, TensorId rhs);
+// where(condition, x, y) with numpy broadcasting of all three.
+TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y);
 inline TensorId relu(Graph& g, std::string name, TensorId x) { return unary(g, std::move(name), OpKind::relu, x); }
 inline TensorId add(Graph& g, std::string name, TensorId a, TensorId b) {
   return binary(g, std::move(name), OpKind::add, a, b);

@@ -73,6 +73,15 @@ TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, Tenso
   return finish(graph, std::move(op), shape, dtype);
 }
 
+TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y) {
+  const Shape shape = broadcast_shapes(broadcast_shapes(shape_of(graph, condition), shape_of(graph, x), name),
+                                       shape_of(graph, y), name);
+  const DType dtype = graph.tensor(x).dtype;
+  Op op = start(graph, std::move(name), OpKind::where, {condition, x, y});
+  op.dtype = dtype;
+  return finish(graph, std::move(op), shape, dtype);
+}
+
 namespace {
 
 TensorId pool(Graph& graph, std::string name, OpKind kind, TensorId input, const Window& window) {

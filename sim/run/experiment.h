@@ -6,6 +6,7 @@
 // rejects unknown keys; after it succeeds, running cannot fail on input.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,12 @@
 
 namespace dse {
 
+// One model of the workload: a zoo model or an ONNX file, built (and so validated) when read.
 struct ModelRequest {
-  std::string name;  // zoo model name
-  ModelParams params;
+  std::string name;       // zoo model name, or the ONNX file's stem
+  std::string onnx_path;  // "" for zoo models
+  ModelParams params;     // for ONNX models only batch (the first input's leading dimension) and dtype
+  std::shared_ptr<const Graph> graph;
 };
 
 struct HardwareFile {

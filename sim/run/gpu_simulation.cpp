@@ -52,7 +52,7 @@ RunResult run_experiment(const Experiment& experiment) {
   std::vector<TimePs> durations;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const ModelRequest& request = experiment.models[m];
-    const Graph graph = ModelRegistry::instance().find(request.name)->factory(request.params);
+    const Graph& graph = *request.graph;
     ModelResult model{request.name, request.params, graph.total_cost(), graph.ops().size(), 0, 0};
     result.models.push_back(model);
     for (const OpId id : graph.topological_order()) {
