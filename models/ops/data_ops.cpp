@@ -131,13 +131,13 @@ TensorId kv_cache_append(Graph& graph, std::string name, TensorId cache, TensorI
 }
 
 namespace {
-TensorId view(Graph& graph, std::string name, OpKind kind, TensorId input, Shape out) {
+TensorId view(Graph& graph, std::string name, OpKind kind, TensorId input, Shape out, Attributes attributes) {
   if (element_count(out) != graph.tensor(input).elements())
     throw std::invalid_argument(name + ": cannot view " + shape_string(shape_of(graph, input)) + " as " +
                                 shape_string(out));
   Op op = start(graph, std::move(name), kind, {input});
   op.cost = OpCost{};  // a view reads and writes nothing
-  op.attributes["shape"] = out;
+  op.attributes = std::move(attributes);
   Tensor output{op.name + ":out", std::move(out), graph.tensor(input).dtype};
   return graph.add_op(std::move(op), std::move(output));
 }
@@ -161,7 +161,8 @@ TensorId reshape(Graph& graph, std::string name, TensorId input, Shape shape) {
     if (known == 0 || total % known != 0) throw std::invalid_argument(name + ": cannot infer -1 in reshape");
     shape[static_cast<std::size_t>(inferred)] = total / known;
   }
-  return view(graph, std::move(name), OpKind::reshape, input, std::move(shape));
+  Attributes attributes{{"shape", std::vector<std::int64_t>(shape.begin(), shape.end())}};
+  return view(graph, std::move(name), OpKind::reshape, input, std::move(shape), std::move(attributes));
 }
 
 TensorId flatten(Graph& graph, std::string name, TensorId input, std::int64_t axis) {
@@ -171,7 +172,8 @@ TensorId flatten(Graph& graph, std::string name, TensorId input, std::int64_t ax
   if (a > x.size()) throw std::invalid_argument(name + ": flatten axis out of range");
   const Shape head(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(a));
   const Shape tail(x.begin() + static_cast<std::ptrdiff_t>(a), x.end());
-  return view(graph, std::move(name), OpKind::flatten, input, {element_count(head), element_count(tail)});
+  return view(graph, std::move(name), OpKind::flatten, input, {element_count(head), element_count(tail)},
+              {{"axis", static_cast<std::int64_t>(a)}});
 }
 
 }  // namespace dse::ops

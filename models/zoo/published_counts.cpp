@@ -23,6 +23,7 @@ const std::vector<PublishedCount>& published_counts() {
   static const std::string tv = "torchvision model docs";
   static const std::string tf_slim_v1 = "TF-slim mobilenet_v1.md table (Howard et al. 2017)";
   static const std::string tf_slim_v2 = "TF-slim mobilenet/README.md table (Sandler et al. 2018)";
+  static const std::string keras = "Keras Applications table (counts batch-norm moving statistics too)";
   static const std::string hf = "Hugging Face transformers, num_parameters()";
   static const std::vector<PublishedCount> counts = {
       {"alexnet", at(224), 61'100'840, 0.71, tv},
@@ -35,6 +36,13 @@ const std::vector<PublishedCount>& published_counts() {
       {"resnet50", at(224), 25'557'032, 4.09, tv},
       {"resnet101", at(224), 44'549'160, 7.80, tv},
       {"resnet152", at(224), 60'192'808, 11.51, tv},
+      {"resnet_v2_50", at(224), 25.6e6, std::nullopt, keras},
+      {"resnet_v2_101", at(224), 44.7e6, std::nullopt, keras},
+      {"resnet_v2_152", at(224), 60.4e6, std::nullopt, keras},
+      // torchvision's 27,161,264 includes the training-only AuxLogits head: 128*768 + 2*128 (conv0 + bn)
+      // + 768*128*25 + 2*768 (conv1 + bn) + 768*1000 + 1000 (fc) = 3,326,696.
+      {"inception_v3", at(299), 27'161'264 - 3'326'696, 5.71, tv + " (less AuxLogits)"},
+      {"inception_v4", at(299), 42'679'816, 12.28, "timm model card inception_v4.tf_in1k"},
       {"mobilenet_v1", at(224), 4.24e6, 0.569, tf_slim_v1},
       {"mobilenet_v1_050", at(224), 1.34e6, 0.150, tf_slim_v1},
       {"mobilenet_v1_025", at(224), 0.47e6, 0.041, tf_slim_v1},

@@ -1,0 +1,17 @@
+// Rebuilding an op from its kind, inputs and recorded attributes: how YAML graphs are read and how
+// transforms (set batch, fusion) re-derive shapes and costs. For every op a constructor in
+// op_library.h made, make_op(graph, op.kind, op.name, inputs, op.attributes) makes the same op.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/graph.h"
+
+namespace dse::ops {
+
+// std::invalid_argument for a missing or mistyped attribute ("conv1: attribute 'kernel' ...").
+TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::vector<TensorId>& inputs,
+                 const Attributes& attributes);
+
+}  // namespace dse::ops
