@@ -5,7 +5,12 @@
 #include "cli/run_report.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
+#include "models/export/graphviz.h"
 #include "models/import/onnx_import.h"
+#include "models/transforms/rebuild.h"
+#include "sim/graph_io/graph_yaml.h"
+#include "sim/output/atomic_file.h"
+#include "sim/run/model_source.h"
 #include "models/zoo/published_counts.h"
 #include "models/zoo/zoo.h"
 
@@ -22,6 +27,9 @@ struct ShowOptions {
   int resolution = 0;
   int seq_len = 0;
   bool dtype_given = false;
+  bool batch_given = false;
+  bool dot = false;
+  std::string save_yaml;
   OutputMode mode;
 };
 
@@ -79,14 +87,20 @@ int show_model(const ShowOptions& options) {
   params.resolution = options.resolution;
   params.seq_len = options.seq_len;
   Graph graph("");
-  if (options.name.ends_with(".onnx")) {
-    OnnxImportOptions import;
-    for (const auto& text : options.input_shapes) import.input_shapes.insert(parse_input_shape(text));
-    if (options.dtype_given) import.float_dtype = *dtype;
-    graph = import_onnx(options.name, import);
+  if (options.name.find('.') != std::string::npos) {  // a file: .onnx, .yaml, .csv
+    ModelFileOptions file_options;
+    for (const auto& text : options.input_shapes) file_options.input_shapes.insert(parse_input_shape(text));
+    if (options.dtype_given) file_options.dtype = *dtype;
+    graph = load_model_file(options.name, file_options);
+    if (options.batch_given) graph = transforms::set_batch(graph, options.batch);
   } else {
     if (!options.input_shapes.empty()) throw UserError("dse models show: --input-shape applies to .onnx files only");
     graph = build(options.name, params);
+  }
+  if (!options.save_yaml.empty()) write_file_atomically(options.save_yaml, graph_to_yaml(graph));
+  if (options.dot) {
+    std::fputs(to_graphviz(graph).c_str(), stdout);
+    return 0;
   }
   const OpCost total = graph.total_cost();
   nlohmann::json ops = nlohmann::json::array();
@@ -164,12 +178,17 @@ Subcommand add_models_command(CLI::App& app) {
   show_command->add_option("--input-shape", show->input_shapes, "ONNX: bind an input's shape, NAME=AxBxC (repeatable)")
       ->type_name("NAME=SHAPE")
       ->allow_extra_args(false);
-  show_command->add_option("--batch", show->batch, "Batch size")->check(CLI::Range(1, kMaxBatch));
+  show_command->add_option("--batch", show->batch, "Batch size (files: replaces the leading dimension)")
+      ->check(CLI::Range(1, kMaxBatch))
+      ->each([show](const std::string&) { show->batch_given = true; });
   show_command->add_option("--dtype", show->dtype, "Compute type: fp32, tf32, fp16, bf16, fp8, int8")
       ->each([show](const std::string&) { show->dtype_given = true; });
   show_command->add_option("--resolution", show->resolution, "Input height = width (vision models)")
       ->check(CLI::Range(kMinResolution, kMaxResolution));
   show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));
+  show_command->add_flag("--dot", show->dot, "Print the graph as GraphViz DOT on stdout instead of the table");
+  show_command->add_option("--save", show->save_yaml, "Also write the graph in dse's YAML graph format")
+      ->type_name("FILE.yaml");
   add_output_flags(*show_command, show->mode, true);
 
   return {command, [list, list_mode, check, check_mode, show] {

@@ -1,6 +1,6 @@
 #include "hwcal/kernel_measurements.h"
 
-#include "hwcal/csv_reader.h"
+#include "models/base/csv_table.h"
 #include "models/base/errors.h"
 
 namespace dse {

@@ -76,7 +76,10 @@ struct Window {
   std::int64_t stride_h = 1, stride_w = 1;
   std::int64_t pad_h = 0, pad_w = 0;
   std::int64_t dilation_h = 1, dilation_w = 1;
-  bool ceil_mode = false;  // pooling: round the output size up (PyTorch ceil_mode)
+  // How the output size rounds: floor (the usual), ceil as PyTorch's ceil_mode (the last window must
+  // start inside the input or its left padding), or ceil unclamped (SCALE-Sim's ceil((H - FH + S) / S)).
+  enum class Rounding : int { floor = 0, ceil = 1, ceil_unclamped = 2 };
+  Rounding rounding = Rounding::floor;
 };
 
 // A matrix op as GEMMs: `batch` independent C[m x n] += A[m x k] * B[k x n]. A convolution is its

@@ -72,7 +72,7 @@ void pool(Importer& im) {
   if (!kernel) im.fail("expected kernel_shape");
   std::vector<std::int64_t> pads;
   Window window = window_of(im, xs.at(2), xs.at(3), *kernel, &pads);
-  window.ceil_mode = im.int_attr("ceil_mode", 0) != 0;
+  window.rounding = im.int_attr("ceil_mode", 0) != 0 ? Window::Rounding::ceil : Window::Rounding::floor;
   const auto input = padded(im, x, pads);
   const bool max = im.node().op_type() == "MaxPool";
   im.set_output_tensor(0, max ? ops::maxpool(im.graph(), out_name(im), input, window)

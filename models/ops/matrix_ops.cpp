@@ -34,12 +34,15 @@ TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out
   if (groups < 1 || c % groups != 0 || out_channels % groups != 0)
     throw std::invalid_argument(name + ": channels " + std::to_string(c) + " -> " + std::to_string(out_channels) +
                                 " not divisible by groups " + std::to_string(groups));
-  const auto ho = window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h);
-  const auto wo = window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w);
+  const auto ho =
+      window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h, window.rounding);
+  const auto wo =
+      window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w, window.rounding);
   if (ho < 1 || wo < 1) throw std::invalid_argument(name + ": window larger than padded input " + shape_string(x));
 
   const DType dtype = graph.tensor(input).dtype;
   Op op = start(graph, std::move(name), OpKind::conv2d, {input});
+  if (window.rounding != Window::Rounding::floor) op.attributes["rounding"] = static_cast<std::int64_t>(window.rounding);
   record_window(op, window, groups);
   op.attributes["out_channels"] = out_channels;
   op.attributes["bias"] = std::int64_t{bias};

@@ -15,12 +15,13 @@ std::int64_t normalize_axis(std::int64_t axis, std::size_t rank, const std::stri
 }
 
 std::int64_t window_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                                std::int64_t dilation, bool ceil_mode) {
+                                std::int64_t dilation, Window::Rounding rounding) {
   const std::int64_t span = dilation * (kernel - 1) + 1;
   if (stride < 1 || in + 2 * pad < span) return 0;
-  if (!ceil_mode) return (in + 2 * pad - span) / stride + 1;
+  if (rounding == Window::Rounding::floor) return (in + 2 * pad - span) / stride + 1;
   std::int64_t out = (in + 2 * pad - span + stride - 1) / stride + 1;
-  if ((out - 1) * stride >= in + pad) --out;  // the last window must start inside the input or left pad
+  // PyTorch: the last window must start inside the input or the left padding.
+  if (rounding == Window::Rounding::ceil && (out - 1) * stride >= in + pad) --out;
   return out;
 }
 

@@ -37,7 +37,9 @@ class Reader {
   Window window() const {
     const auto k = pair("kernel", 1), s = pair("stride", 1), p = pair("pad", 0), d = pair("dilation", 1);
     Window w{k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]};
-    w.ceil_mode = integer("ceil_mode", 0) != 0;
+    const std::int64_t rounding = integer("rounding", 0);
+    if (rounding < 0 || rounding > 2) throw std::invalid_argument(name_ + ": attribute 'rounding' must be 0, 1 or 2");
+    w.rounding = static_cast<Window::Rounding>(rounding);
     return w;
   }
 

@@ -91,10 +91,9 @@ TensorId reshape(Graph& graph, std::string name, TensorId input, Shape shape);
 TensorId flatten(Graph& graph, std::string name, TensorId input, std::int64_t axis = 1);
 
 // Output length of a sliding window: floor((in + 2 pad - dilation (kernel - 1) - 1) / stride) + 1;
-// with ceil_mode the division rounds up, but a window may not start inside the right padding
-// (PyTorch's rule).
+// see Window::Rounding for the ceil variants.
 std::int64_t window_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                                std::int64_t dilation, bool ceil_mode = false);
+                                std::int64_t dilation, Window::Rounding rounding = Window::Rounding::floor);
 // `axis` in [-rank, rank) as a non-negative index; std::invalid_argument otherwise.
 std::int64_t normalize_axis(std::int64_t axis, std::size_t rank, const std::string& op_name);
 

@@ -88,12 +88,12 @@ TensorId pool(Graph& graph, std::string name, OpKind kind, TensorId input, const
   require_rank(graph, input, 4, name);
   const Shape x = shape_of(graph, input);
   const auto ho =
-      window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h, window.ceil_mode);
+      window_output_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h, window.rounding);
   const auto wo =
-      window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w, window.ceil_mode);
+      window_output_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w, window.rounding);
   if (ho < 1 || wo < 1) throw std::invalid_argument(name + ": window larger than padded input " + shape_string(x));
   Op op = start(graph, std::move(name), kind, {input});
-  op.attributes["ceil_mode"] = std::int64_t{window.ceil_mode};
+  op.attributes["rounding"] = static_cast<std::int64_t>(window.rounding);
   op.attributes["kernel"] = std::vector<std::int64_t>{window.kernel_h, window.kernel_w};
   op.attributes["stride"] = std::vector<std::int64_t>{window.stride_h, window.stride_w};
   op.attributes["pad"] = std::vector<std::int64_t>{window.pad_h, window.pad_w};

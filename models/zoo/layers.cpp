@@ -6,7 +6,7 @@ namespace dse::zoo {
 
 Window square(std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool ceil_mode) {
   Window w{kernel, kernel, stride, stride, pad, pad, 1, 1};
-  w.ceil_mode = ceil_mode;
+  w.rounding = ceil_mode ? Window::Rounding::ceil : Window::Rounding::floor;
   return w;
 }
 

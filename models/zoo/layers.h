@@ -8,6 +8,7 @@
 
 namespace dse::zoo {
 
+// A square window; ceil_mode as PyTorch's pooling option.
 Window square(std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool ceil_mode = false);
 
 // conv (no bias) -> batch norm -> activation (none when `activation` is nullopt).

@@ -194,6 +194,16 @@ class Converter {
   std::size_t node_count_ = 0;
 };
 
+// Leaves (scalars, nulls) and sequences of leaves print on one line: [1, 3, 224, 224].
+bool is_leaf(const ConfigNode& node) { return node.is_scalar() || node.is_null(); }
+bool is_flat(const ConfigNode& node) {
+  if (is_leaf(node)) return true;
+  if (!node.is_sequence()) return false;
+  for (const auto& item : node.items())
+    if (!is_leaf(item)) return false;
+  return true;
+}
+
 void emit(YAML::Emitter& out, const ConfigNode& node) {
   switch (node.kind()) {
     case ConfigNode::Kind::null:
@@ -204,11 +214,16 @@ void emit(YAML::Emitter& out, const ConfigNode& node) {
       out << node.text();
       break;
     case ConfigNode::Kind::sequence:
+      if (is_flat(node)) out << YAML::Flow;
       out << YAML::BeginSeq;
       for (const auto& item : node.items()) emit(out, item);
       out << YAML::EndSeq;
       break;
     case ConfigNode::Kind::map: {
+      // A small mapping of flat values, such as a model entry or an op, prints on one line.
+      bool flat = node.keys().size() <= 12;
+      for (const auto& key : node.keys()) flat = flat && is_flat(*node.peek(key));
+      if (flat && !node.keys().empty()) out << YAML::Flow;
       out << YAML::BeginMap;
       for (const auto& key : node.keys()) {
         out << YAML::Key << key << YAML::Value;

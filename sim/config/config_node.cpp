@@ -106,8 +106,11 @@ const ConfigNode* ConfigNode::find(std::string_view key) const {
 
 const ConfigNode& ConfigNode::at(std::string_view key, std::string_view what) const {
   if (const ConfigNode* child = find(key)) return *child;
+  // A present key that looks like a typo of the missing one is the likely culprit.
+  std::string hint;
+  if (const auto typo = closest_name(key, keys())) hint = "; did you mean to write '" + std::string(key) + "' for '" + *typo + "'?";
   throw ConfigError(mark_, child_path(path_, key),
-                    "expected key '" + std::string(key) + "' (" + std::string(what) + "), found a mapping without it");
+                    "expected key '" + std::string(key) + "' (" + std::string(what) + "), found a mapping without it" + hint);
 }
 
 const ConfigNode* ConfigNode::peek(std::string_view key) const {

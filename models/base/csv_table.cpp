@@ -1,4 +1,4 @@
-#include "hwcal/csv_reader.h"
+#include "models/base/csv_table.h"
 
 #include <charconv>
 #include <cmath>
@@ -20,7 +20,7 @@ std::string trim(std::string text) {
 
 }  // namespace
 
-CsvTable CsvTable::read(const std::string& path) {
+CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(path + ": cannot read: no such file or not readable");
   std::ostringstream buffer;
@@ -37,6 +37,7 @@ CsvTable CsvTable::read(const std::string& path) {
   int line = 1, column = 1;
   const auto end_row = [&] {
     row.cells.push_back({trim(cell.text), cell.column});
+    if (drop_trailing_empty && row.cells.size() > 1 && row.cells.back().text.empty()) row.cells.pop_back();
     const bool blank = row.cells.size() == 1 && row.cells[0].text.empty();
     if (!blank) rows.push_back(std::move(row));
     row = Row{line, {}};

@@ -20,7 +20,8 @@ class CsvTable {
   };
 
   // Reads the whole file; the first row is the header. UserError if unreadable or malformed.
-  static CsvTable read(const std::string& path);
+  // `drop_trailing_empty`: a row ending in "," has no extra empty field (SCALE-Sim's files).
+  static CsvTable read(const std::string& path, bool drop_trailing_empty = false);
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& header() const { return header_; }

@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/export/graphviz.h"
+#include "models/import/scalesim_topology.h"
+#include "models/zoo/zoo.h"
+#include "sim/config/config_loader.h"
+#include "sim/graph_io/graph_yaml.h"
+#include "sim/run/model_source.h"
+
+namespace dse {
+namespace {
+
+Graph zoo(const std::string& name) { return ModelRegistry::instance().find(name)->factory(ModelParams{}); }
+
+std::string read_error(const std::string& text) {
+  try {
+    graph_from_yaml(load_config_text(text, "g.yaml"));
+  } catch (const UserError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(GraphYaml, EveryZooModelRoundTripsExactly) {
+  for (const auto& name : ModelRegistry::instance().names()) {
+    const Graph original = zoo(name);
+    const std::string text = graph_to_yaml(original);
+    const Graph back = graph_from_yaml(load_config_text(text, name + ".yaml"));
+    EXPECT_EQ(graph_to_yaml(back), text) << name;
+    const OpCost a = original.total_cost(), b = back.total_cost();
+    EXPECT_EQ(a.params, b.params) << name;
+    EXPECT_EQ(a.macs, b.macs) << name;
+    EXPECT_EQ(a.flops, b.flops) << name;
+    EXPECT_EQ(a.bytes_read + a.bytes_written, b.bytes_read + b.bytes_written) << name;
+  }
+}
+
+TEST(GraphYaml, ErrorsPointIntoTheFile) {
+  const std::string head = "name: g\ninputs: [{name: x, shape: [1, 8], dtype: fp32}]\nops:\n";
+  EXPECT_EQ(read_error(head + "  - {name: r, kind: relu, inputs: [y]}\n"),
+            "g.yaml:4:36: ops[0].inputs[0]: expected a tensor defined earlier (an input, a constant or '<op>:out'), "
+            "found \"y\"; did you mean 'x'?");
+  EXPECT_EQ(read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n"),
+            read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n"));
+  EXPECT_NE(read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n").find("did you mean 'relu'?"), std::string::npos);
+  EXPECT_EQ(read_error(head + "  - {name: r, kind: softmax, inputs: [x], axsi: 1}\n"),
+            "g.yaml:4:43: ops[0].axsi: expected an attribute of softmax (axis), found unknown attribute 'axsi'; did you "
+            "mean 'axis'?");
+  EXPECT_EQ(read_error(head + "  - {name: m, kind: matmul, inputs: [x, x]}\n"),
+            "g.yaml:4:5: ops[0]: expected an op its inputs and attributes allow, found: m: inner dimensions differ: "
+            "1x8 x 1x8");
+  EXPECT_EQ(read_error(head + "  - {name: c, kind: conv2d, inputs: [x]}\n"),
+            "g.yaml:4:5: ops[0]: expected an op its inputs and attributes allow, found: c: missing attribute "
+            "'out_channels'");
+  EXPECT_EQ(read_error("name: g\ninputs: []\nopps: []\n"),
+            "g.yaml:1:1: ops: expected key 'ops' (a list of ops), found a mapping without it; did you mean to write "
+            "'ops' for 'opps'?");
+}
+
+TEST(ScaleSimTopology, ConvRowsAreSizedAsScaleSimSizesThem) {
+  const std::string path = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/alexnet.csv";
+  const Graph g = import_scalesim_topology(path);
+  ASSERT_EQ(g.ops().size(), 5u);
+  // Conv1: 224x224, 11x11, stride 4 -> ceil((224 - 11 + 4) / 4) = 55 (PyTorch without padding: 54).
+  EXPECT_EQ(g.tensor(g.ops()[0].output).shape, (Shape{1, 96, 55, 55}));
+  EXPECT_EQ(g.ops()[0].gemms[0], (GemmView{1, 55 * 55, 96, 11 * 11 * 3}));
+  const Graph gemm = import_scalesim_topology(std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/gpt2.csv");
+  EXPECT_EQ(gemm.ops()[0].gemms[0], (GemmView{1, 1024, 1024, 64}));  // QKT: M, N, K
+}
+
+TEST(ScaleSimTopology, BadFilesNamePositions) {
+  const auto path = std::filesystem::temp_directory_path() / "dse_bad_topology.csv";
+  std::ofstream(path) << "Layer,M,N,K,\nL1,10,0,3,\n";
+  try {
+    import_scalesim_topology(path.string());
+    FAIL();
+  } catch (const UserError& error) {
+    EXPECT_EQ(std::string(error.what()), path.string() + ":2:7: N: expected a positive integer, found 0");
+  }
+  std::ofstream(path) << "a,b,c\n1,2,3\n";
+  EXPECT_THROW(import_scalesim_topology(path.string()), UserError);
+  std::filesystem::remove(path);
+}
+
+TEST(ModelFiles, DispatchByExtension) {
+  EXPECT_THROW(load_model_file("model.pt", {}), UserError);
+  const std::string path = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/Resnet18.csv";
+  EXPECT_GT(load_model_file(path, {}).ops().size(), 10u);
+}
+
+TEST(Graphviz, OneNodePerOpAndEdgesAlongTensors) {
+  const Graph g = zoo("squeezenet1_1");
+  const std::string dot = to_graphviz(g);
+  EXPECT_TRUE(dot.starts_with("digraph \"squeezenet1_1\" {"));
+  std::size_t nodes = 0;
+  for (std::size_t at = dot.find("  op"); at != std::string::npos; at = dot.find("  op", at + 1))
+    if (dot.compare(at, 4, "  op") == 0 && dot.find("[", at) < dot.find("\n", at)) ++nodes;
+  EXPECT_EQ(nodes, g.ops().size());
+}
+
+}  // namespace dse
