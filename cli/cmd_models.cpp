@@ -7,6 +7,7 @@
 #include "models/base/errors.h"
 #include "models/export/graphviz.h"
 #include "models/import/onnx_import.h"
+#include "models/transforms/fusion.h"
 #include "models/transforms/rebuild.h"
 #include "sim/graph_io/graph_yaml.h"
 #include "sim/output/atomic_file.h"
@@ -29,6 +30,7 @@ struct ShowOptions {
   bool dtype_given = false;
   bool batch_given = false;
   bool dot = false;
+  std::vector<std::string> transforms;
   std::string save_yaml;
   OutputMode mode;
 };
@@ -96,6 +98,15 @@ int show_model(const ShowOptions& options) {
   } else {
     if (!options.input_shapes.empty()) throw UserError("dse models show: --input-shape applies to .onnx files only");
     graph = build(options.name, params);
+  }
+  for (const auto& name : options.transforms) {
+    const auto* transform = transforms::TransformRegistry::instance().find(name);
+    if (!transform) {
+      const auto names = transforms::TransformRegistry::instance().names();
+      throw UserError("dse models show: --transform: expected one of " + join_names(names) + ", found '" + name + "'" +
+                      did_you_mean_suffix(name, names));
+    }
+    graph = transform->factory(graph);
   }
   if (!options.save_yaml.empty()) write_file_atomically(options.save_yaml, graph_to_yaml(graph));
   if (options.dot) {
@@ -186,6 +197,9 @@ Subcommand add_models_command(CLI::App& app) {
   show_command->add_option("--resolution", show->resolution, "Input height = width (vision models)")
       ->check(CLI::Range(kMinResolution, kMaxResolution));
   show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));
+  show_command->add_option("--transform", show->transforms, "Apply a graph transform (repeatable, in order; 'dse list transform')")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
   show_command->add_flag("--dot", show->dot, "Print the graph as GraphViz DOT on stdout instead of the table");
   show_command->add_option("--save", show->save_yaml, "Also write the graph in dse's YAML graph format")
       ->type_name("FILE.yaml");

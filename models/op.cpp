@@ -55,6 +55,7 @@ constexpr KindInfo kKinds[] = {
     {OpKind::reduce_mean, "reduce_mean", V, 0},    // flops = input elements, set by the op
     {OpKind::reduce_sum, "reduce_sum", V, 0},
     {OpKind::reduce_max, "reduce_max", V, 0},
+    {OpKind::fused, "fused", V, 0},                // category refined per op: see op_category(const Op&)
     {OpKind::concat, "concat", D, 0},
     {OpKind::slice, "slice", D, 0},
     {OpKind::transpose, "transpose", D, 0},
@@ -100,6 +101,11 @@ std::string_view op_category_name(OpCategory category) {
     case OpCategory::view: return "view";
   }
   return "unknown";
+}
+
+OpCategory op_category(const Op& op) {
+  if (op.kind == OpKind::fused) return op.gemms.empty() ? OpCategory::vector : OpCategory::matrix;
+  return op_category(op.kind);
 }
 
 bool is_matrix_op(OpKind kind) { return op_category(kind) == OpCategory::matrix; }

@@ -36,6 +36,8 @@ enum class OpKind {
   where,
   // pooling and reductions
   maxpool, avgpool, global_avgpool, global_maxpool, reduce_mean, reduce_sum, reduce_max,
+  // several ops run as one kernel (made by fusion transforms; costs recorded as attributes)
+  fused,
   // data movement
   concat, slice, transpose, pad, gather, expand, resize, kv_cache_append,
   // views: no data moves
@@ -49,6 +51,9 @@ std::string_view op_kind_name(OpKind kind);
 std::optional<OpKind> parse_op_kind(std::string_view name);
 std::vector<std::string> op_kind_names();
 OpCategory op_category(OpKind kind);
+struct Op;
+// An op's category: a fused op is matrix work when it contains any (it has GEMM views).
+OpCategory op_category(const Op& op);
 std::string_view op_category_name(OpCategory category);
 bool is_matrix_op(OpKind kind);
 // Arithmetic per output element of vector ops (0 for matrix ops, data movement and views).

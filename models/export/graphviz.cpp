@@ -39,7 +39,7 @@ std::string to_graphviz(const Graph& graph) {
     const Op& op = graph.op(id);
     std::string label = op.name + "\\n" + std::string(op_kind_name(op.kind)) + " " + shape_string(graph.tensor(op.output).shape);
     if (op.cost.macs) label += "\\n" + std::to_string(op.cost.macs) + " MACs";
-    dot << "  op" << id << " [fillcolor=\"" << colour(op_category(op.kind)) << "\", label=" << quoted(label) << "];\n";
+    dot << "  op" << id << " [fillcolor=\"" << colour(op_category(op)) << "\", label=" << quoted(label) << "];\n";
     for (const auto input : op.inputs) {
       const Tensor& t = graph.tensor(input);
       if (const auto producer = graph.producer(input)) dot << "  op" << *producer << " -> op" << id << ";\n";

@@ -118,7 +118,7 @@ TensorId matmul(Graph& graph, std::string name, TensorId a, TensorId b, bool tra
   return finish(graph, std::move(op), out, dtype);
 }
 
-TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, TensorId v) {
+TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, TensorId v, std::optional<TensorId> mask) {
   const Shape sq = shape_of(graph, q), sk = shape_of(graph, k), sv = shape_of(graph, v);
   if (sq.size() < 2 || sk.size() != sq.size() || sv.size() != sq.size())
     throw std::invalid_argument(name + ": attention needs q, k, v of equal rank >= 2");
@@ -132,12 +132,34 @@ TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, Tenso
   out.push_back(lq);
   out.push_back(dv);
   const DType dtype = graph.tensor(q).dtype;
-  Op op = start(graph, std::move(name), OpKind::attention, {q, k, v});
+  if (mask) broadcast_shapes(shape_of(graph, *mask), Shape{heads, lq, lk}, name);
+  std::vector<TensorId> inputs{q, k, v};
+  if (mask) inputs.push_back(*mask);
+  Op op = start(graph, std::move(name), OpKind::attention, inputs);
+  if (mask) op.cost.flops += heads * lq * lk;
   add_gemm(op, {heads, lq, lk, d});   // S = Q K^T
   add_gemm(op, {heads, lq, dv, lk});  // O = P V
   // Scaling and softmax on the scores, never written to memory.
   op.cost.flops += (1 + op_flops_per_element(OpKind::softmax)) * heads * lq * lk;
   return finish(graph, std::move(op), out, dtype);
+}
+
+TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inputs, Shape shape, DType dtype,
+               const FusedWork& work) {
+  Op op = start(graph, std::move(name), OpKind::fused, inputs);
+  op.dtype = dtype;
+  op.cost.macs += work.macs;
+  op.cost.flops += work.flops;
+  op.cost.params += work.params;
+  op.cost.param_bytes += work.param_bytes;
+  op.cost.bytes_read += work.param_bytes;
+  op.gemms = work.gemms;
+  std::vector<std::int64_t> gemms;
+  for (const auto& g : work.gemms) gemms.insert(gemms.end(), {g.batch, g.m, g.n, g.k});
+  op.attributes = {{"members", work.members}, {"shape", std::vector<std::int64_t>(shape.begin(), shape.end())},
+                   {"dtype", std::string(dtype_name(dtype))}, {"macs", work.macs}, {"flops", work.flops},
+                   {"params", work.params}, {"param_bytes", work.param_bytes}, {"gemms", gemms}};
+  return finish(graph, std::move(op), std::move(shape), dtype);
 }
 
 }  // namespace dse::ops

@@ -80,8 +80,20 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       require_inputs(name, inputs, 2);
       return matmul(graph, name, inputs[0], inputs[1], read.integer("transpose_b", 0) != 0);
     case OpKind::attention:
-      require_inputs(name, inputs, 3);
-      return attention(graph, name, inputs[0], inputs[1], inputs[2]);
+      if (inputs.size() != 3 && inputs.size() != 4) throw std::invalid_argument(name + ": expected q, k, v and an optional mask");
+      return attention(graph, name, inputs[0], inputs[1], inputs[2],
+                       inputs.size() == 4 ? std::optional<TensorId>(inputs[3]) : std::nullopt);
+    case OpKind::fused: {
+      FusedWork work{read.text("members"), read.integer("macs"), read.integer("flops"), read.integer("params"),
+                     read.integer("param_bytes"), {}};
+      const auto gemms = read.ints("gemms");
+      if (gemms.size() % 4 != 0) throw std::invalid_argument(name + ": attribute 'gemms' must hold 4 numbers per GEMM");
+      for (std::size_t i = 0; i < gemms.size(); i += 4) work.gemms.push_back({gemms[i], gemms[i + 1], gemms[i + 2], gemms[i + 3]});
+      const auto shape = read.ints("shape");
+      const auto dtype = parse_dtype(read.text("dtype"));
+      if (!dtype) throw std::invalid_argument(name + ": unknown dtype '" + read.text("dtype") + "'");
+      return fused(graph, name, inputs, Shape(shape.begin(), shape.end()), *dtype, work);
+    }
     case OpKind::batchnorm: return batchnorm(graph, name, one());
     case OpKind::layernorm: return layernorm(graph, name, one());
     case OpKind::groupnorm: return groupnorm(graph, name, one(), read.integer("groups"));

@@ -27,7 +27,20 @@ TensorId linear(Graph& graph, std::string name, TensorId input, std::int64_t out
 TensorId matmul(Graph& graph, std::string name, TensorId a, TensorId b, bool transpose_b = false);
 // Fused scaled-dot-product attention softmax(Q K^T / sqrt(d)) V, as flash attention runs it:
 // q [.., Lq, d], k [.., Lk, d], v [.., Lk, dv] -> [.., Lq, dv]; reads Q, K, V once, writes O once.
-TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, TensorId v);
+// An optional additive mask (broadcast to the scores) is read once and adds a flop per score.
+TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, TensorId v,
+                   std::optional<TensorId> mask = std::nullopt);
+
+// Several ops run as one kernel: reads `inputs` once, writes one `shape` output, and does the
+// members' work (their MACs, flops, GEMMs and owned weights), recorded as attributes so the op
+// can be rebuilt from them.
+struct FusedWork {
+  std::string members;  // "conv2d+batchnorm+relu"
+  std::int64_t macs = 0, flops = 0, params = 0, param_bytes = 0;
+  std::vector<GemmView> gemms;
+};
+TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inputs, Shape shape, DType dtype,
+               const FusedWork& work);
 
 // --- normalisation ----------------------------------------------------------------------------------
 TensorId batchnorm(Graph& graph, std::string name, TensorId input);  // NC..., per channel

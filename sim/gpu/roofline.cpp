@@ -33,7 +33,7 @@ class Roofline final : public GpuTimingModel {
  private:
   double peak_for(const Op& op) const {
     const std::string_view type = dtype_name(op.dtype);
-    if (is_matrix_op(op.kind) && op.dtype != DType::fp32) {
+    if (op_category(op) == OpCategory::matrix && op.dtype != DType::fp32) {
       if (const auto peak = spec_.tensor_core_peak(type)) return *peak;
     }
     if (const auto peak = spec_.cuda_core_peak(type)) return *peak;

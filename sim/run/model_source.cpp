@@ -5,6 +5,7 @@
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "models/import/onnx_import.h"
+#include "models/transforms/fusion.h"
 #include "sim/config/config_loader.h"
 #include "sim/graph_io/graph_yaml.h"
 
@@ -101,9 +102,30 @@ ModelRequest read_zoo_model(const ConfigNode& node) {
 
 ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file) {
   node.expect_map("a model: {name, batch, dtype, ...} from the zoo, or {onnx | graph | scalesim_topology: FILE}");
-  for (const char* key : {"onnx", "graph", "scalesim_topology"})
-    if (node.has(key)) return read_file_model(node, config_file, key);
-  return read_zoo_model(node);
+  ModelRequest model;
+  bool from_file = false;
+  for (const char* key : {"onnx", "graph", "scalesim_topology"}) {
+    if (!from_file && node.has(key)) {
+      model = read_file_model(node, config_file, key);
+      from_file = true;
+    }
+  }
+  if (!from_file) model = read_zoo_model(node);
+  if (const ConfigNode* list = node.find("transforms")) {
+    Graph graph = *model.graph;
+    for (const auto& item : list->items()) {
+      const std::string name = item.as<std::string>();
+      const auto* transform = transforms::TransformRegistry::instance().find(name);
+      if (!transform) {
+        const auto names = transforms::TransformRegistry::instance().names();
+        item.fail("expected a transform (" + join_names(names) + "), found " + item.describe() +
+                  did_you_mean_suffix(name, names));
+      }
+      graph = transform->factory(graph);
+    }
+    model.graph = std::make_shared<const Graph>(std::move(graph));
+  }
+  return model;
 }
 
 }  // namespace dse

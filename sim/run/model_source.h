@@ -24,7 +24,8 @@ Graph load_model_file(const std::string& path, const ModelFileOptions& options);
 
 // One entry of workload.models: {name, batch, dtype, resolution, seq_len, phase, past_len} for the
 // zoo, {onnx: FILE, input_shapes, dtype}, {graph: FILE.yaml}, or {scalesim_topology: FILE.csv, form,
-// dtype}; file paths are relative to `config_file`.
+// dtype}; file paths are relative to `config_file`. Any of them may list `transforms: [NAME, ...]`
+// (`dse list transform`), applied in order after the model is built.
 ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file);
 
 }  // namespace dse
