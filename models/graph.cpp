@@ -29,14 +29,20 @@ Graph& Graph::operator=(Graph&&) noexcept = default;
 Graph::~Graph() = default;
 
 TensorId Graph::add_input(std::string name, Shape shape, DType dtype) {
-  tensors_.push_back({std::move(name), std::move(shape), dtype});
+  const Layout layout = default_layout(shape.size());
+  return add_input(std::move(name), std::move(shape), dtype, layout);
+}
+
+TensorId Graph::add_input(std::string name, Shape shape, DType dtype, Layout layout) {
+  tensors_.push_back({std::move(name), std::move(shape), dtype, false, false, layout});
   producers_.push_back(std::nullopt);
   inputs_.push_back(tensors_.size() - 1);
   return tensors_.size() - 1;
 }
 
 TensorId Graph::add_constant(std::string name, Shape shape, DType dtype, bool parameter) {
-  tensors_.push_back({std::move(name), std::move(shape), dtype, true, parameter});
+  const Layout layout = default_layout(shape.size());
+  tensors_.push_back({std::move(name), std::move(shape), dtype, true, parameter, layout});
   producers_.push_back(std::nullopt);
   return tensors_.size() - 1;
 }

@@ -28,6 +28,7 @@ class Graph {
   const std::string& name() const { return name_; }
 
   TensorId add_input(std::string name, Shape shape, DType dtype);
+  TensorId add_input(std::string name, Shape shape, DType dtype, Layout layout);
   // A constant tensor (an initializer). A learnt one (`parameter`) counts as parameters in the ops
   // that read it; a literal (a scale factor, say) only as bytes.
   TensorId add_constant(std::string name, Shape shape, DType dtype, bool parameter = true);

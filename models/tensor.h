@@ -23,6 +23,15 @@ std::vector<std::string> compute_dtype_names();
 
 using Shape = std::vector<std::int64_t>;
 
+// Memory order of a tensor's elements. Rank-4 activations default to NCHW (the convention of every
+// op here and of ONNX); NHWC marks channels-last data (what tensor-core convolution kernels prefer);
+// everything else is plain row-major.
+enum class Layout { plain, nchw, nhwc };
+std::string_view layout_name(Layout layout);
+std::optional<Layout> parse_layout(std::string_view name);
+// The default layout of a tensor of this rank.
+Layout default_layout(std::size_t rank);
+
 std::int64_t element_count(const Shape& shape);
 // "8x64x56x56"
 std::string shape_string(const Shape& shape);
@@ -33,6 +42,7 @@ struct Tensor {
   DType dtype = DType::fp32;
   bool constant = false;   // an initializer (weights, a literal): its bytes count as parameter bytes
   bool parameter = false;  // a learnt constant: its elements count as parameters (a literal's do not)
+  Layout layout = Layout::plain;
 
   std::int64_t elements() const { return element_count(shape); }
   std::int64_t bytes() const { return elements() * dtype_bytes(dtype); }

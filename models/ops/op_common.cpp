@@ -70,7 +70,10 @@ void add_weights(Op& op, std::int64_t elements, std::int64_t trainable, DType dt
 }
 
 TensorId finish(Graph& graph, Op op, Shape shape, DType dtype) {
-  Tensor output{op.name + ":out", std::move(shape), dtype};
+  // Same-rank outputs keep the first input's layout (an NHWC conv writes NHWC).
+  const Tensor& first = graph.tensor(op.inputs.at(0));
+  const Layout layout = first.shape.size() == shape.size() ? first.layout : default_layout(shape.size());
+  Tensor output{op.name + ":out", std::move(shape), dtype, false, false, layout};
   op.cost.bytes_written += output.bytes();
   op.cost.flops += op_flops_per_element(op.kind) * output.elements();
   return graph.add_op(std::move(op), std::move(output));

@@ -59,7 +59,7 @@ Graph apply_groups(const Graph& graph, const std::vector<std::vector<OpId>>& gro
   for (TensorId id = 0; id < graph.tensors().size(); ++id) {
     const Tensor& t = graph.tensor(id);
     if (graph.producer(id)) continue;
-    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype);
+    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype, t.layout);
   }
   for (const OpId id : graph.topological_order()) {
     const Op& op = graph.op(id);
@@ -231,7 +231,7 @@ Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std
   const auto map_input = [&](TensorId id) {
     if (mapped[id]) return *mapped[id];
     const Tensor& t = graph.tensor(id);
-    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype);
+    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype, t.layout);
     return *mapped[id];
   };
   for (const auto id : ops) {

@@ -18,7 +18,7 @@ Graph rebuild_with(const Graph& graph, KeepOp keep_op, Edit edit, InputShape inp
     const Tensor& t = graph.tensor(id);
     if (graph.producer(id)) continue;
     if (t.constant) mapped[id] = out.add_constant(t.name, t.shape, t.dtype, t.parameter);
-    else mapped[id] = out.add_input(t.name, input_shape(t), t.dtype);
+    else mapped[id] = out.add_input(t.name, input_shape(t), t.dtype, t.layout);
   }
   for (const OpId op_id : graph.topological_order()) {
     const Op& op = graph.op(op_id);

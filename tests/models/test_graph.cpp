@@ -54,6 +54,19 @@ TEST(Conv2d, CountsByHand) {
   EXPECT_EQ(cost.bytes_written, 128 * 28 * 28 * 2);
 }
 
+TEST(Graph, LayoutsDefaultByRankAndPropagate) {
+  Graph g("layouts");
+  const auto x = g.add_input("x", {1, 8, 4, 4}, DType::fp16);
+  EXPECT_EQ(g.tensor(x).layout, Layout::nchw);
+  const auto y = ops::relu(g, "r", ops::conv2d(g, "c", x, 8, Window{}));
+  EXPECT_EQ(g.tensor(y).layout, Layout::nchw);
+  EXPECT_EQ(g.tensor(ops::flatten(g, "f", y)).layout, Layout::plain);
+  const auto channels_last = g.add_input("h", {1, 8, 4, 4}, DType::fp16, Layout::nhwc);
+  EXPECT_EQ(g.tensor(ops::relu(g, "r2", channels_last)).layout, Layout::nhwc);
+  EXPECT_EQ(parse_layout("nhwc"), Layout::nhwc);
+  EXPECT_FALSE(parse_layout("nwhc").has_value());
+}
+
 TEST(Conv2d, DepthwiseAndDilation) {
   Graph g("dw");
   const auto x = g.add_input("x", {2, 32, 10, 10}, DType::fp32);

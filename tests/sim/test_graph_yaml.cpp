@@ -40,6 +40,15 @@ TEST(GraphYaml, EveryZooModelRoundTripsExactly) {
   }
 }
 
+TEST(GraphYaml, ChannelsLastInputsKeepTheirLayout) {
+  const std::string text = "name: g\ninputs: [{name: x, shape: [1, 8, 4, 4], dtype: fp16, layout: nhwc}]\n"
+                           "ops: [{name: r, kind: relu, inputs: [x]}]\n";
+  const Graph g = graph_from_yaml(load_config_text(text, "g.yaml"));
+  EXPECT_EQ(g.tensor(g.ops()[0].output).layout, Layout::nhwc);
+  EXPECT_NE(graph_to_yaml(g).find("layout: nhwc"), std::string::npos);
+  EXPECT_EQ(graph_to_yaml(graph_from_yaml(load_config_text(graph_to_yaml(g), "again.yaml"))), graph_to_yaml(g));
+}
+
 TEST(GraphYaml, ErrorsPointIntoTheFile) {
   const std::string head = "name: g\ninputs: [{name: x, shape: [1, 8], dtype: fp32}]\nops:\n";
   EXPECT_EQ(read_error(head + "  - {name: r, kind: relu, inputs: [y]}\n"),
