@@ -66,6 +66,25 @@ std::vector<std::int64_t> axes_of(const std::vector<const Value*>& inputs, std::
 
 }  // namespace
 
+Shape squeezed_shape(const std::string& op_type, Shape shape, std::vector<std::int64_t> axes) {
+  if (op_type == "Unsqueeze") {
+    const auto rank = static_cast<std::int64_t>(shape.size() + axes.size());
+    for (auto& axis : axes) axis = axis < 0 ? axis + rank : axis;
+    std::sort(axes.begin(), axes.end());
+    for (const auto axis : axes) shape.insert(shape.begin() + std::clamp<std::int64_t>(axis, 0, static_cast<std::int64_t>(shape.size())), 1);
+    return shape;
+  }
+  const auto rank = static_cast<std::int64_t>(shape.size());
+  Shape kept;
+  for (std::int64_t d = 0; d < rank; ++d) {
+    const bool listed = axes.empty() ? shape[static_cast<std::size_t>(d)] == 1
+                                     : std::any_of(axes.begin(), axes.end(),
+                                                   [&](std::int64_t x) { return (x < 0 ? x + rank : x) == d; });
+    if (!listed) kept.push_back(shape[static_cast<std::size_t>(d)]);
+  }
+  return kept;
+}
+
 std::optional<Value> fold(const std::string& op, const std::vector<const Value*>& in, const FoldContext& context) {
   if (op == "Shape") {
     if (in.empty() || !in[0]) return std::nullopt;
@@ -96,28 +115,7 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
     }
     return out;
   }
-  if (op == "Unsqueeze" || op == "Squeeze") {
-    Shape shape = a.shape;
-    auto axes = axes_of(in, 1, context);
-    if (op == "Unsqueeze") {
-      const auto rank = static_cast<std::int64_t>(shape.size() + axes.size());
-      for (auto& axis : axes) axis = axis < 0 ? axis + rank : axis;
-      std::sort(axes.begin(), axes.end());
-      for (const auto axis : axes) shape.insert(shape.begin() + axis, 1);
-    } else {
-      Shape kept;
-      for (std::size_t d = 0; d < shape.size(); ++d) {
-        const bool listed = axes.empty() ? shape[d] == 1
-                                         : std::any_of(axes.begin(), axes.end(), [&](std::int64_t x) {
-                                             return (x < 0 ? x + static_cast<std::int64_t>(shape.size()) : x) ==
-                                                    static_cast<std::int64_t>(d);
-                                           });
-        if (!listed) kept.push_back(shape[d]);
-      }
-      shape = kept;
-    }
-    return known(shape, a.values, a.dtype);
-  }
+  if (op == "Unsqueeze" || op == "Squeeze") return known(squeezed_shape(op, a.shape, axes_of(in, 1, context)), a.values, a.dtype);
   if (op == "Concat") {
     std::vector<double> values;
     std::int64_t length = 0;

@@ -127,23 +127,7 @@ std::vector<std::int64_t> axes_input_or_attr(Importer& im, std::size_t input_ind
 }
 
 void squeeze_unsqueeze(Importer& im) {
-  Shape shape = im.input(0).shape;
-  auto axes = axes_input_or_attr(im, 1);
-  if (im.node().op_type() == "Unsqueeze") {
-    const auto rank = static_cast<std::int64_t>(shape.size() + axes.size());
-    for (auto& a : axes) a = a < 0 ? a + rank : a;
-    std::sort(axes.begin(), axes.end());
-    for (const auto a : axes) shape.insert(shape.begin() + a, 1);
-  } else {
-    Shape kept;
-    for (std::size_t d = 0; d < shape.size(); ++d) {
-      bool listed = axes.empty() && shape[d] == 1;
-      for (const auto a : axes) listed = listed || (a < 0 ? a + static_cast<std::int64_t>(shape.size()) : a) == static_cast<std::int64_t>(d);
-      if (!listed) kept.push_back(shape[d]);
-    }
-    shape = kept;
-  }
-  view(im, shape);
+  view(im, squeezed_shape(im.node().op_type(), im.input(0).shape, axes_input_or_attr(im, 1)));
 }
 
 void slice(Importer& im) {

@@ -21,6 +21,9 @@ struct Value {
   bool parameter = false;             // an initializer (learnt) rather than a literal
 };
 
+// The shape after ONNX Squeeze (axes; none = every 1) or Unsqueeze (axes of the output).
+Shape squeezed_shape(const std::string& op_type, Shape shape, std::vector<std::int64_t> axes);
+
 // Evaluates `op_type` on known inputs; nullopt if the op is not one that is folded or an input is
 // not known. Attributes are read through `int_attr` / `ints_attr` (nullopt if absent).
 struct FoldContext {
