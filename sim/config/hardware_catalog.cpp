@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "models/base/did_you_mean.h"
 #include "models/base/registry.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/embedded_files.h"
@@ -77,7 +78,7 @@ std::vector<std::string> HardwareCatalog::names(std::string_view kind) const {
       if (entry.path().extension() == ".yaml") out.push_back(entry.path().stem().string());
     }
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(), NaturalLess{});
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }

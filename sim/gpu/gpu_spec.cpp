@@ -5,11 +5,15 @@
 namespace dse {
 namespace {
 
-std::map<std::string, double> read_peaks(const ConfigNode& table, std::span<const char* const> types) {
-  table.expect_map("peak TFLOPS by compute type");
+constexpr std::array<const char*, 5> kCudaTypes{"fp64", "fp32", "fp16", "bf16", "int8"};
+constexpr std::array<const char*, 6> kTensorTypes{"fp64", "tf32", "fp16", "bf16", "fp8", "int8"};
+
+std::map<std::string, double> read_table(const ConfigNode& table, std::span<const char* const> types,
+                                         double low, double high) {
+  table.expect_map("values by compute type");
   std::map<std::string, double> out;
   for (const char* type : types) {
-    if (const auto tflops = table.param<double>(type).in_range(0.001, 1e6).optional()) out[type] = *tflops;
+    if (const auto value = table.param<double>(type).in_range(low, high).optional()) out[type] = *value;
   }
   return out;
 }
@@ -19,6 +23,17 @@ std::optional<double> lookup(const std::map<std::string, double>& table, std::st
   return it == table.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
+// A {cuda_core: {...}, tensor_core: {...}} pair of tables; cuda_core.fp32 is required.
+void read_pair(const ConfigNode& root, const char* key, const char* what, double low, double high,
+               std::map<std::string, double>& cuda, std::map<std::string, double>& tensor) {
+  const ConfigNode& node = root.at(key, what);
+  node.expect_map("cuda_core and tensor_core tables");
+  cuda = read_table(node.at("cuda_core", "values of the CUDA cores"), kCudaTypes, low, high);
+  if (const ConfigNode* t = node.find("tensor_core")) tensor = read_table(*t, kTensorTypes, low, high);
+  if (!cuda.contains("fp32"))
+    node.at("cuda_core", "").fail("expected an fp32 entry (every GPU model needs FP32), found none");
+}
+
 }  // namespace
 
 std::optional<double> GpuSpec::cuda_core_peak(std::string_view type) const { return lookup(cuda_core_tflops, type); }
@@ -26,27 +41,46 @@ std::optional<double> GpuSpec::tensor_core_peak(std::string_view type) const {
   return lookup(tensor_core_tflops, type);
 }
 
+std::optional<double> GpuSpec::flops_per_clock_per_sm(std::string_view type, bool matrix) const {
+  if (matrix && type != "fp32") {
+    if (const auto value = lookup(tensor_core_flops_per_clock, type)) return value;
+  }
+  return lookup(cuda_core_flops_per_clock, type);
+}
+
 GpuSpec read_gpu_spec(const ConfigNode& root) {
-  root.expect_map("a GPU spec: name, sm_count, dram_bandwidth_gbps, peak_tflops, ...");
+  root.expect_map("a GPU spec: name, sm_count, clocks_mhz, sm, throughput, peak_tflops, ...");
   GpuSpec spec;
   spec.name = root.param<std::string>("name").required();
   spec.display_name = root.param<std::string>("display_name").with_default(spec.name);
+  if (const ConfigNode* names = root.find("device_names"))
+    for (const auto& item : names->items()) spec.device_names.push_back(item.as<std::string>());
+  spec.architecture = root.param<std::string>("architecture")
+                          .one_of({"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"}, "an architecture")
+                          .required();
+  spec.compute_capability = root.param<double>("compute_capability").in_range(3.0, 20.0).required();
+  spec.process_nm = root.param<double>("process_nm").in_range(1, 100).required();
   spec.sm_count = root.param<int>("sm_count").in_range(1, 4096).required();
-  spec.boost_clock_mhz = root.param<double>("boost_clock_mhz").in_range(100, 10000).required();
+  const ConfigNode& clocks = root.at("clocks_mhz", "base and boost SM clocks");
+  clocks.expect_map("base and boost SM clocks in MHz");
+  spec.base_clock_mhz = clocks.param<double>("base").in_range(100, 10000).required();
+  spec.boost_clock_mhz = clocks.param<double>("boost").in_range(spec.base_clock_mhz, 10000).required();
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();
   spec.dram_bandwidth_gbps = root.param<double>("dram_bandwidth_gbps").in_range(1, 1e6).required();
   spec.l2_cache_mib = root.param<double>("l2_cache_mib").in_range(0, 65536).required();
   spec.tdp_w = root.param<double>("tdp_w").in_range(1, 100000).required();
-
-  const ConfigNode& peaks = root.at("peak_tflops", "a mapping with cuda_core and tensor_core tables");
-  peaks.expect_map("cuda_core and tensor_core tables");
-  static constexpr std::array<const char*, 4> kCudaTypes{"fp64", "fp32", "fp16", "bf16"};
-  static constexpr std::array<const char*, 6> kTensorTypes{"fp64", "tf32", "fp16", "bf16", "fp8", "int8"};
-  spec.cuda_core_tflops = read_peaks(peaks.at("cuda_core", "peak TFLOPS of the CUDA cores"), kCudaTypes);
-  if (const ConfigNode* tensor = peaks.find("tensor_core")) spec.tensor_core_tflops = read_peaks(*tensor, kTensorTypes);
-  if (!spec.cuda_core_peak("fp32")) {
-    peaks.at("cuda_core", "").fail("expected an fp32 entry (every GPU model needs the FP32 peak), found none");
-  }
+  const ConfigNode& sm = root.at("sm", "per-SM limits");
+  sm.expect_map("per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib");
+  spec.sm.max_threads = sm.param<int>("max_threads").in_range(32, 65536).required();
+  spec.sm.max_blocks = sm.param<int>("max_blocks").in_range(1, 1024).required();
+  spec.sm.registers = sm.param<int>("registers").in_range(1024, 1 << 22).required();
+  spec.sm.shared_memory_kib = sm.param<int>("shared_memory_kib").in_range(1, 1 << 16).required();
+  spec.sm.max_shared_per_block_kib =
+      sm.param<int>("max_shared_per_block_kib").in_range(1, spec.sm.shared_memory_kib).required();
+  read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
+            spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);
+  read_pair(root, "peak_tflops", "datasheet peaks by unit and type", 0.001, 1e6, spec.cuda_core_tflops,
+            spec.tensor_core_tflops);
   root.check_unknown_keys();
   return spec;
 }

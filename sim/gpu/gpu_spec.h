@@ -1,30 +1,52 @@
-// A GPU as its datasheet describes it (configs/hardware/gpu/*.yaml).
+// A GPU as its datasheet and the CUDA programming guide describe it (configs/hardware/gpu/*.yaml).
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/tensor.h"
 #include "sim/config/config_node.h"
 
 namespace dse {
 
+// Per-SM limits that decide occupancy (CUDA C++ Programming Guide, "Technical Specifications per
+// Compute Capability").
+struct SmLimits {
+  int max_threads = 0;
+  int max_blocks = 0;
+  int registers = 0;             // 32-bit registers per SM
+  int shared_memory_kib = 0;     // shared memory per SM usable by blocks
+  int max_shared_per_block_kib = 0;
+};
+
 struct GpuSpec {
   std::string name;
   std::string display_name;
+  std::vector<std::string> device_names;  // what the driver reports, e.g. "Tesla T4"
+  std::string architecture;    // pascal, volta, turing, ampere, ada, hopper
+  double compute_capability = 0;
+  double process_nm = 0;       // lithography node, nm
   int sm_count = 0;
-  double boost_clock_mhz = 0;
+  double base_clock_mhz = 0;   // the clock guaranteed at TDP under load
+  double boost_clock_mhz = 0;  // the highest SM clock
   double memory_gib = 0;
   double dram_bandwidth_gbps = 0;  // GB/s, 1e9 bytes per second
   double l2_cache_mib = 0;
   double tdp_w = 0;
-  // Dense peak throughput in TFLOPS (TOPS for int8) by compute type; absent = not supported.
-  std::map<std::string, double> cuda_core_tflops;    // fp64, fp32, fp16, bf16
-  std::map<std::string, double> tensor_core_tflops;  // fp64, tf32, fp16, bf16, fp8, int8
+  SmLimits sm;
+  // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
+  std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
+  std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8
+  // Dense datasheet peaks in TFLOPS (TOPS for int8), as published (at the clock NVIDIA quotes).
+  std::map<std::string, double> cuda_core_tflops;
+  std::map<std::string, double> tensor_core_tflops;
 
   std::optional<double> cuda_core_peak(std::string_view type) const;
   std::optional<double> tensor_core_peak(std::string_view type) const;
+  // Per-SM-per-clock throughput of `type` on tensor cores (if `matrix` and supported) or CUDA cores.
+  std::optional<double> flops_per_clock_per_sm(std::string_view type, bool matrix) const;
 };
 
 // Reads and validates a spec; ConfigErrors name the spec file's line and key.
