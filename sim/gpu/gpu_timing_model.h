@@ -10,7 +10,7 @@
 #include <string>
 
 #include "models/base/registry.h"
-#include "models/op.h"
+#include "models/graph.h"
 #include "sim/gpu/gpu_spec.h"
 
 namespace dse {
@@ -27,7 +27,8 @@ class GpuTimingModel {
   using Factory = std::function<std::unique_ptr<GpuTimingModel>(const GpuSpec&)>;
 
   virtual ~GpuTimingModel() = default;
-  virtual OpTiming time(const Op& op) const = 0;
+  // `op` belongs to `graph` (lowering needs its tensors).
+  virtual OpTiming time(const Graph& graph, const Op& op) const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
 };

@@ -17,7 +17,7 @@ class Roofline final : public GpuTimingModel {
  public:
   explicit Roofline(const GpuSpec& spec) : spec_(spec) {}
 
-  OpTiming time(const Op& op) const override {
+  OpTiming time(const Graph&, const Op& op) const override {
     const std::int64_t bytes = op.cost.bytes_read + op.cost.bytes_written;
     if (op.cost.flops == 0 && bytes == 0) return {1, "none"};
     const double peak_tflops = peak_for(op);

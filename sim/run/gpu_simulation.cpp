@@ -57,7 +57,7 @@ RunResult run_experiment(const Experiment& experiment) {
     result.models.push_back(model);
     for (const OpId id : graph.topological_order()) {
       const Op& op = graph.op(id);
-      const OpTiming timing_of_op = timing->time(op);
+      const OpTiming timing_of_op = timing->time(graph, op);
       result.ops.push_back({m, op.name, op.kind, graph.tensor(op.output).shape, 0, 0, 0, op.cost, timing_of_op.bound});
       durations.push_back(timing_of_op.duration_ps);
     }

@@ -29,7 +29,7 @@ TEST(Roofline, MatrixOpsUseTensorCoresInTheirType) {
   const Op& op = g.op(0);
   // flops = 2 * 1024^3 + 1024^2 (bias) = 2,148,532,224 -> at 100 flop/ps: 21,485,323 ps (ceil)
   // bytes = 2 * (1024^2 + 1024^2 + 1024) + 2 * 1024^2 = 6,293,504 -> 6,293,504 ps: compute-bound
-  const OpTiming timing = roofline(toy_gpu())->time(op);
+  const OpTiming timing = roofline(toy_gpu())->time(g, op);
   EXPECT_EQ(op.cost.flops, 2'148'532'224);
   EXPECT_EQ(timing.duration_ps, 21'485'323);
   EXPECT_EQ(timing.bound, "compute");
@@ -43,9 +43,9 @@ TEST(Roofline, Fp32MatrixOpsAndVectorOpsUseCudaCores) {
   ops::relu(g, "relu", h);
   const auto model = roofline(toy_gpu());
   // fp32: 2,148,532,224 flops at 10 flop/ps = 214,853,222.4 -> 214,853,223 ps
-  EXPECT_EQ(model->time(g.op(0)).duration_ps, 214'853'223);
+  EXPECT_EQ(model->time(g, g.op(0)).duration_ps, 214'853'223);
   // relu fp16 on 1e6 elements: 1e6 flops at 10 flop/ps = 1e5 ps; 4e6 bytes at 1 byte/ps = 4e6 ps
-  const OpTiming relu = model->time(g.op(1));
+  const OpTiming relu = model->time(g, g.op(1));
   EXPECT_EQ(relu.duration_ps, 4'000'000);
   EXPECT_EQ(relu.bound, "memory");
   EXPECT_EQ(model->calibration(), "uncalibrated (datasheet)");
@@ -54,7 +54,7 @@ TEST(Roofline, Fp32MatrixOpsAndVectorOpsUseCudaCores) {
 TEST(Roofline, ViewsTakeNoTime) {
   Graph g("view");
   ops::flatten(g, "f", g.add_input("x", {2, 3, 4, 4}, DType::fp32));
-  const OpTiming timing = roofline(toy_gpu())->time(g.op(0));
+  const OpTiming timing = roofline(toy_gpu())->time(g, g.op(0));
   EXPECT_EQ(timing.bound, "none");
   EXPECT_LE(timing.duration_ps, 1);
 }

@@ -1,0 +1,113 @@
+#include "sim/gpu/gpu_lowering.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace dse {
+namespace {
+
+struct Tile {
+  std::int64_t m, n;
+  int threads;
+  int registers;
+  int per_thread_a, per_thread_b;  // outputs per thread: a x b
+};
+
+// cuBLAS SGEMM kernel tiles (kernel names *_sgemm_128x128, 128x64, 64x64, 128x32, 32x128, and the
+// "sliced" 64x32 / 32x32) with their block sizes as profiled in the NeuSight measurements.
+constexpr Tile kTiles[] = {
+    {128, 128, 256, 128, 8, 8}, {128, 64, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8},  {128, 32, 256, 64, 4, 4},
+    {32, 128, 256, 64, 4, 4},   {64, 32, 256, 48, 2, 4},   {32, 32, 128, 48, 2, 4},
+};
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+Kernel lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
+                  double extra_bytes, const KernelTimer& timer) {
+  Kernel best;
+  double best_seconds = std::numeric_limits<double>::infinity();
+  const double flops = 2.0 * static_cast<double>(gemm.macs());
+  const double operand_bytes =
+      element_bytes * static_cast<double>(gemm.batch) * static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
+  for (const Tile& tile : kTiles) {
+    for (std::int64_t split = 1; split <= 8; split *= 2) {
+      if (split > 1 && gemm.k / split < 128) break;
+      Kernel kernel;
+      kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
+                    (split > 1 ? "_splitk" + std::to_string(split) : "");
+      kernel.blocks = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n) * split;
+      kernel.threads_per_block = tile.threads;
+      kernel.registers_per_thread = tile.registers;
+      kernel.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
+      const double ab = tile.per_thread_a * tile.per_thread_b;
+      const double tile_efficiency = ab / (ab + (tile.per_thread_a + tile.per_thread_b) / 2.0);
+      // Work rounded up to whole tiles, divided by the tile's main-loop efficiency.
+      const double padded = 2.0 * static_cast<double>(gemm.batch * ceil_div(gemm.m, tile.m) * tile.m *
+                                                      ceil_div(gemm.n, tile.n) * tile.n * gemm.k);
+      kernel.flops = padded / tile_efficiency;
+      // Split-K writes partial C tiles and reads them back to reduce.
+      kernel.dram_bytes = operand_bytes + extra_bytes +
+                          (split > 1 ? 2.0 * 4.0 * static_cast<double>(split * gemm.batch * gemm.m * gemm.n) : 0.0);
+      kernel.compute_type = type;
+      kernel.matrix = true;
+      const double seconds = timer.time(kernel).seconds;
+      if (seconds < best_seconds) {
+        best_seconds = seconds;
+        best = kernel;
+      }
+    }
+  }
+  (void)flops;
+  return best;
+}
+
+std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer) {
+  const OpCategory category = op_category(op);
+  if (category == OpCategory::view) return {};
+  const std::string type(dtype_name(op.dtype));
+  const double element_bytes = dtype_bytes(op.dtype);
+  const Tensor& out = graph.tensor(op.output);
+  if (category == OpCategory::matrix && !op.gemms.empty()) {
+    // Tensor cores for non-fp32 types the GPU supports (PyTorch runs fp32 GEMMs on CUDA cores).
+    const bool tensor = op.dtype != DType::fp32 && timer.spec().tensor_core_flops_per_clock.contains(type);
+    std::vector<Kernel> kernels;
+    double gemm_bytes = 0;
+    for (const auto& g : op.gemms)
+      gemm_bytes += element_bytes * static_cast<double>(g.batch * (g.m * g.k + g.k * g.n + g.m * g.n));
+    const double extra = std::max(0.0, static_cast<double>(op.cost.bytes_read + op.cost.bytes_written) - gemm_bytes);
+    for (std::size_t i = 0; i < op.gemms.size(); ++i)
+      kernels.push_back(lower_gemm(op.gemms[i], type, tensor, element_bytes, i == 0 ? extra : 0.0, timer));
+    // What the GEMMs do beyond 2 flops per MAC (bias, epilogues, attention's softmax) rides along.
+    kernels.back().flops += std::max<double>(0, static_cast<double>(op.cost.flops - 2 * op.cost.macs));
+    return kernels;
+  }
+  Kernel kernel;
+  kernel.name = std::string(op_kind_name(op.kind));
+  kernel.flops = static_cast<double>(op.cost.flops);
+  kernel.dram_bytes = static_cast<double>(op.cost.bytes_read + op.cost.bytes_written);
+  kernel.compute_type = type == "fp32" || type == "fp16" || type == "bf16" ? type : "fp32";
+  kernel.registers_per_thread = 32;
+  const std::int64_t elements = out.elements();
+  const std::int64_t row = out.shape.empty() ? 1 : out.shape.back();
+  const std::int64_t rows = row > 0 ? elements / row : 0;
+  if (op.kind == OpKind::layernorm || op.kind == OpKind::groupnorm) {
+    kernel.blocks = std::max<std::int64_t>(1, rows);
+    kernel.threads_per_block = 128;
+  } else if (op.kind == OpKind::softmax) {
+    // PyTorch SoftMax_getBlockSize: ILP 4, at most 1024 threads, halved, rounded up to a power of 2.
+    const std::int64_t ilp = 4;
+    std::int64_t max_block = std::min<std::int64_t>(row / ilp, 1024) / 2;
+    std::int64_t block = 1;
+    while (block < max_block) block *= 2;
+    kernel.blocks = std::max<std::int64_t>(1, rows);
+    kernel.threads_per_block = static_cast<int>(std::max<std::int64_t>(block, 32));
+  } else {
+    kernel.threads_per_block = 128;
+    kernel.blocks = std::max<std::int64_t>(1, (elements + 511) / 512);  // 4 elements per thread
+  }
+  return {kernel};
+}
+
+}  // namespace dse

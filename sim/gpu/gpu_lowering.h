@@ -1,0 +1,28 @@
+// Lowering an op to the kernels cuBLAS/cuDNN/PyTorch would launch for it.
+//
+// GEMMs (linear, matmul, conv as implicit GEMM, attention's two products) try the thread-block
+// tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 2x4 outputs per thread) and
+// split-K factors 1-8, and keep the fastest on this GPU, as cuBLAS's heuristics aim to. A smaller
+// per-thread tile loads more operands per FMA: its main loop reaches ab / (ab + (a + b) / 2) of the
+// peak for an a x b per-thread tile (one shared-memory load costing half an FMA issue slot).
+// Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
+// layer norm one 128-thread block per row; softmax one block per row sized as PyTorch's
+// SoftMax_getBlockSize; reductions and pooling one thread per output; views launch nothing.
+#pragma once
+
+#include <vector>
+
+#include "models/graph.h"
+#include "sim/gpu/kernel.h"
+#include "sim/gpu/kernel_timer.h"
+
+namespace dse {
+
+std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer);
+
+// The fastest tiling of one GEMM (batch x M x N x K) in `type`; `extra_bytes` of operands beyond
+// A, B and C (a bias, say) are read once.
+Kernel lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
+                  double extra_bytes, const KernelTimer& timer);
+
+}  // namespace dse

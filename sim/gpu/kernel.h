@@ -1,0 +1,39 @@
+// A GPU kernel launch as the hardware sees it: a grid of thread blocks with per-block resources,
+// and the work and DRAM traffic of the whole launch. Ops lower to kernels (gpu_lowering.h); the
+// kernel timing model turns kernels into time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dse {
+
+struct Kernel {
+  std::string name;               // e.g. "sgemm_128x64_splitk3", "elementwise", "layernorm"
+  std::int64_t blocks = 1;        // grid size (x * y * z)
+  int threads_per_block = 128;
+  int registers_per_thread = 32;
+  int shared_bytes_per_block = 0;
+  double flops = 0;               // arithmetic of the whole launch
+  double dram_bytes = 0;          // DRAM traffic of the whole launch
+  std::string compute_type = "fp32";
+  bool matrix = false;            // runs on tensor cores when the type has them
+};
+
+// How many blocks of `kernel` fit on one SM at once, and by what limit.
+struct Occupancy {
+  int blocks_per_sm = 0;
+  std::string limited_by;  // "threads", "blocks", "registers", "shared_memory"
+};
+
+struct SmLimits;
+Occupancy occupancy(const Kernel& kernel, const SmLimits& sm);
+
+// Full waves and the blocks in the last (tail) wave, for `blocks_per_sm` x `sm_count` slots.
+struct Waves {
+  std::int64_t count = 0;         // including a partial tail wave
+  std::int64_t tail_blocks = 0;   // blocks in the last wave (= a full wave when it divides)
+};
+Waves waves(std::int64_t blocks, int blocks_per_sm, int sm_count);
+
+}  // namespace dse

@@ -1,0 +1,60 @@
+#include "sim/gpu/kernel_timer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dse {
+
+KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
+    : spec_(std::move(spec)), calibration_(calibration) {
+  // Full-load power grows linearly with the clock here (at fixed voltage); the node factor makes
+  // an SM on an older process cost more watts per GHz.
+  const double watts_per_ghz = spec_.sm_count * calibration_.watts_per_sm_ghz * (spec_.process_nm / 7.0);
+  const double power_clock_mhz = watts_per_ghz > 0 ? spec_.tdp_w / watts_per_ghz * 1000.0 : spec_.boost_clock_mhz;
+  clock_mhz_ = std::clamp(power_clock_mhz, spec_.base_clock_mhz, spec_.boost_clock_mhz);
+}
+
+KernelTime KernelTimer::time(const Kernel& kernel) const {
+  KernelTime result;
+  const Occupancy fit = occupancy(kernel, spec_.sm);
+  const int blocks_per_sm = std::max(1, fit.blocks_per_sm);
+  const Waves w = waves(kernel.blocks, blocks_per_sm, spec_.sm_count);
+  result.waves = w.count;
+  result.blocks_per_sm = blocks_per_sm;
+
+  const double per_clock = spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
+                               .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  const double efficiency = kernel.matrix ? calibration_.gemm_efficiency : calibration_.vector_efficiency;
+  const double sm_rate = per_clock * clock_mhz_ * 1e6 * efficiency;  // FLOP/s of one busy SM
+  const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;
+  const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const double block_bytes = kernel.dram_bytes / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const int warps_per_block = (kernel.threads_per_block + 31) / 32;
+
+  // One wave with `blocks` blocks spread over the SMs.
+  double compute_total = 0, memory_total = 0;
+  const auto wave_time = [&](std::int64_t blocks) {
+    const std::int64_t per_sm = (blocks + spec_.sm_count - 1) / spec_.sm_count;  // on the busiest SM
+    const double warps = static_cast<double>(per_sm * warps_per_block);
+    const double latency_hiding = std::min(1.0, warps / calibration_.saturating_warps);
+    const double compute = static_cast<double>(per_sm) * block_flops / (sm_rate * latency_hiding);
+    const double memory = static_cast<double>(blocks) * block_bytes / bandwidth;
+    compute_total += compute;
+    memory_total += memory;
+    return std::max(compute, memory);
+  };
+  const std::int64_t full = static_cast<std::int64_t>(blocks_per_sm) * spec_.sm_count;
+  double seconds = 0;
+  if (w.count > 1) seconds += static_cast<double>(w.count - 1) * wave_time(full);
+  if (w.count > 1) {
+    compute_total *= static_cast<double>(w.count - 1);
+    memory_total *= static_cast<double>(w.count - 1);
+  }
+  seconds += wave_time(w.tail_blocks);
+  const double overhead = calibration_.launch_overhead_us * 1e-6;
+  result.seconds = overhead + seconds;
+  result.bound = overhead > seconds ? "latency" : compute_total >= memory_total ? "compute" : "memory";
+  return result;
+}
+
+}  // namespace dse
