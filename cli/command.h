@@ -38,6 +38,7 @@ void add_output_flags(CLI::App& command, OutputMode& mode, bool with_quiet);
 Subcommand add_run_command(CLI::App& app);
 Subcommand add_list_command(CLI::App& app);
 Subcommand add_models_command(CLI::App& app);
+Subcommand add_validate_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 
 }  // namespace dse

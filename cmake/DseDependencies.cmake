@@ -6,6 +6,7 @@ find_package(HDF5 REQUIRED COMPONENTS C)          # libhdf5-dev
 find_package(CLI11 REQUIRED)                      # libcli11-dev
 find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev
 find_package(fmt REQUIRED)                        # libfmt-dev
+find_package(Eigen3 REQUIRED NO_MODULE)           # libeigen3-dev (Levenberg-Marquardt for calibration fits)
 find_package(Protobuf REQUIRED)                   # libprotobuf-dev (ONNX's CMake package needs it first)
 find_package(ONNX REQUIRED)                       # libonnx-dev
 if(DSE_BUILD_TESTS)

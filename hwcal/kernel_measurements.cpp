@@ -1,5 +1,8 @@
 #include "hwcal/kernel_measurements.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
 
@@ -11,8 +14,16 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
              kernel = table.column("Kernel Name");
   const std::array<std::size_t, 3> grid{table.column("Grid x"), table.column("Grid y"), table.column("Grid z")};
   const std::array<std::size_t, 3> block{table.column("Block x"), table.column("Block y"), table.column("Block z")};
-  const auto b = table.column("B"), m = table.column("M"), n = table.column("N"), k = table.column("K");
-
+  // Shapes: GEMM files carry B, M, N, K; layer-norm and softmax files B and H (a row length).
+  const auto optional_column = [&table](const std::string& name) -> std::optional<std::size_t> {
+    const auto& header = table.header();
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(it - header.begin()));
+  };
+  const auto b = table.column("B");
+  const auto m = optional_column("M") ? optional_column("M") : optional_column("H");
+  if (!m) table.column("M");  // the error names the missing column
+  const auto n = optional_column("N"), k = optional_column("K");
   std::vector<KernelMeasurement> out;
   out.reserve(table.rows().size());
   for (const auto& row : table.rows()) {
@@ -30,9 +41,9 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       measurement.block[axis] = table.integer(row, block[axis]);
     }
     measurement.b = table.integer(row, b);
-    measurement.m = table.integer(row, m);
-    measurement.n = table.integer(row, n);
-    measurement.k = table.integer(row, k);
+    measurement.m = table.integer(row, *m);
+    measurement.n = n ? table.integer(row, *n) : 0;
+    measurement.k = k ? table.integer(row, *k) : 0;
     measurement.line = row.line;
     out.push_back(std::move(measurement));
   }

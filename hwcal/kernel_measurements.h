@@ -17,7 +17,7 @@ struct KernelMeasurement {
   std::string kernel;        // Kernel Name
   std::array<std::int64_t, 3> grid{};   // Grid x, y, z
   std::array<std::int64_t, 3> block{};  // Block x, y, z
-  std::int64_t b = 0, m = 0, n = 0, k = 0;  // op shape
+  std::int64_t b = 0, m = 0, n = 0, k = 0;  // op shape (layer norm, softmax: B rows of H = m)
   int line = 0;              // where the row is in its file
 };
 

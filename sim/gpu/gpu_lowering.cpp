@@ -24,11 +24,10 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 }  // namespace
 
-Kernel lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
-                  double extra_bytes, const KernelTimer& timer) {
-  Kernel best;
+std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
+                               double extra_bytes, const KernelTimer& timer) {
+  std::vector<Kernel> best;
   double best_seconds = std::numeric_limits<double>::infinity();
-  const double flops = 2.0 * static_cast<double>(gemm.macs());
   const double operand_bytes =
       element_bytes * static_cast<double>(gemm.batch) * static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
   for (const Tile& tile : kTiles) {
@@ -47,19 +46,28 @@ Kernel lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cor
       const double padded = 2.0 * static_cast<double>(gemm.batch * ceil_div(gemm.m, tile.m) * tile.m *
                                                       ceil_div(gemm.n, tile.n) * tile.n * gemm.k);
       kernel.flops = padded / tile_efficiency;
-      // Split-K writes partial C tiles and reads them back to reduce.
-      kernel.dram_bytes = operand_bytes + extra_bytes +
-                          (split > 1 ? 2.0 * 4.0 * static_cast<double>(split * gemm.batch * gemm.m * gemm.n) : 0.0);
+      // Split-K writes fp32 partial C tiles; a second kernel reads and sums them.
+      const double outputs = static_cast<double>(gemm.batch * gemm.m * gemm.n);
+      kernel.dram_bytes = operand_bytes + extra_bytes + (split > 1 ? 4.0 * static_cast<double>(split) * outputs : 0.0);
       kernel.compute_type = type;
       kernel.matrix = true;
-      const double seconds = timer.time(kernel).seconds;
+      std::vector<Kernel> kernels{kernel};
+      if (split > 1) {
+        Kernel reduce;
+        reduce.name = "splitk_reduce";
+        reduce.blocks = std::max<std::int64_t>(1, static_cast<std::int64_t>(outputs) / 512);
+        reduce.flops = static_cast<double>(split) * outputs;
+        reduce.dram_bytes = 4.0 * static_cast<double>(split) * outputs + element_bytes * outputs;
+        kernels.push_back(reduce);
+      }
+      double seconds = 0;
+      for (const auto& k : kernels) seconds += timer.time(k).seconds;
       if (seconds < best_seconds) {
         best_seconds = seconds;
-        best = kernel;
+        best = kernels;
       }
     }
   }
-  (void)flops;
   return best;
 }
 
@@ -77,8 +85,10 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     for (const auto& g : op.gemms)
       gemm_bytes += element_bytes * static_cast<double>(g.batch * (g.m * g.k + g.k * g.n + g.m * g.n));
     const double extra = std::max(0.0, static_cast<double>(op.cost.bytes_read + op.cost.bytes_written) - gemm_bytes);
-    for (std::size_t i = 0; i < op.gemms.size(); ++i)
-      kernels.push_back(lower_gemm(op.gemms[i], type, tensor, element_bytes, i == 0 ? extra : 0.0, timer));
+    for (std::size_t i = 0; i < op.gemms.size(); ++i) {
+      const auto gemm = lower_gemm(op.gemms[i], type, tensor, element_bytes, i == 0 ? extra : 0.0, timer);
+      kernels.insert(kernels.end(), gemm.begin(), gemm.end());
+    }
     // What the GEMMs do beyond 2 flops per MAC (bias, epilogues, attention's softmax) rides along.
     kernels.back().flops += std::max<double>(0, static_cast<double>(op.cost.flops - 2 * op.cost.macs));
     return kernels;

@@ -20,9 +20,10 @@ namespace dse {
 
 std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer);
 
-// The fastest tiling of one GEMM (batch x M x N x K) in `type`; `extra_bytes` of operands beyond
-// A, B and C (a bias, say) are read once.
-Kernel lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
-                  double extra_bytes, const KernelTimer& timer);
+// The fastest tiling of one GEMM (batch x M x N x K) in `type`: the GEMM kernel and, for split-K,
+// the kernel that sums the partial products. `extra_bytes` of operands beyond A, B and C (a bias,
+// say) are read once.
+std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
+                               double extra_bytes, const KernelTimer& timer);
 
 }  // namespace dse

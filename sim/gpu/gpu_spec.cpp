@@ -77,6 +77,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.sm.shared_memory_kib = sm.param<int>("shared_memory_kib").in_range(1, 1 << 16).required();
   spec.sm.max_shared_per_block_kib =
       sm.param<int>("max_shared_per_block_kib").in_range(1, spec.sm.shared_memory_kib).required();
+  spec.fp32_lanes_shared_with_int32 = root.param<int>("fp32_lanes_shared_with_int32").in_range(0, 1024).with_default(0);
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
             spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);
   read_pair(root, "peak_tflops", "datasheet peaks by unit and type", 0.001, 1e6, spec.cuda_core_tflops,

@@ -36,6 +36,7 @@ struct GpuSpec {
   double l2_cache_mib = 0;
   double tdp_w = 0;
   SmLimits sm;
+  int fp32_lanes_shared_with_int32 = 0;  // GA10x / Ada: FP32 lanes that also execute INT32
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
   std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
   std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8

@@ -7,9 +7,10 @@ namespace dse {
 
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
     : spec_(std::move(spec)), calibration_(calibration) {
-  // Full-load power grows linearly with the clock here (at fixed voltage); the node factor makes
-  // an SM on an older process cost more watts per GHz.
-  const double watts_per_ghz = spec_.sm_count * calibration_.watts_per_sm_ghz * (spec_.process_nm / 7.0);
+  // Full-load power grows linearly with the clock here (at fixed voltage) and with the FP32 lanes
+  // switching; the node factor makes a lane on an older process cost more.
+  const double lanes = spec_.sm_count * spec_.cuda_core_flops_per_clock.at("fp32") / 2.0;
+  const double watts_per_ghz = lanes * calibration_.watts_per_lane_ghz * (spec_.process_nm / 7.0);
   const double power_clock_mhz = watts_per_ghz > 0 ? spec_.tdp_w / watts_per_ghz * 1000.0 : spec_.boost_clock_mhz;
   clock_mhz_ = std::clamp(power_clock_mhz, spec_.base_clock_mhz, spec_.boost_clock_mhz);
 }
@@ -22,8 +23,14 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   result.waves = w.count;
   result.blocks_per_sm = blocks_per_sm;
 
-  const double per_clock = spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
-                               .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  double per_clock = spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
+                         .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  const bool on_cuda_cores = !(kernel.matrix && kernel.compute_type != "fp32" &&
+                               spec_.tensor_core_flops_per_clock.contains(kernel.compute_type));
+  if (on_cuda_cores && kernel.compute_type == "fp32" && spec_.fp32_lanes_shared_with_int32 > 0) {
+    // 2 flops per lane per clock; the shared lanes deliver only part of theirs.
+    per_clock -= 2.0 * spec_.fp32_lanes_shared_with_int32 * (1.0 - calibration_.shared_fp32_lane_efficiency);
+  }
   const double efficiency = kernel.matrix ? calibration_.gemm_efficiency : calibration_.vector_efficiency;
   const double sm_rate = per_clock * clock_mhz_ * 1e6 * efficiency;  // FLOP/s of one busy SM
   const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;

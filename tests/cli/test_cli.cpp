@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
@@ -84,8 +85,34 @@ TEST(Cli, ExitCodesForBadCommandLines) {
   EXPECT_NE(bad_family.err.find("did you mean 'model'?"), std::string::npos);
 }
 
+TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/neusight/test_ln.csv";
+  if (!fs::exists(ref)) GTEST_SKIP() << "reference data not present";
+  const fs::path predictions = fs::temp_directory_path() / ("dse_predictions_" + std::to_string(::getpid()) + ".csv");
+  const CliResult result = run_dse("validate kernels " + ref + " --json -q --predictions " + predictions.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  const auto& t4 = json["devices"]["t4"]["ln"];
+  EXPECT_EQ(t4["rows"], 75);
+  // The MAPE equals the mean of the per-row errors written to --predictions.
+  std::ifstream in(predictions);
+  std::string line;
+  std::getline(in, line);
+  double sum = 0;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("t4,")) continue;
+    sum += std::abs(std::stod(line.substr(line.rfind(',') + 1)));
+    ++rows;
+  }
+  EXPECT_EQ(rows, 75);
+  EXPECT_NEAR(t4["mape_pct"].get<double>(), sum / rows, 0.01);
+  fs::remove(predictions);
+  EXPECT_EQ(run_dse("validate kernels no_such.csv").exit_code, 2);
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
-  for (const char* subcommand : {"run", "list", "version", "models list", "models show"}) {
+  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;

@@ -1,0 +1,112 @@
+// `dse validate kernels FILE.csv...`: how well the kernel timing model predicts measured kernels.
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/kernel_validation.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/output/atomic_file.h"
+
+namespace dse {
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  bool fit = false;
+  bool leave_one_out = false;
+  std::string predictions_file;
+  OutputMode mode;
+};
+
+nlohmann::json table_json(const ErrorTable& table) {
+  nlohmann::json devices = nlohmann::json::object();
+  for (const auto& [device, ops] : table)
+    for (const auto& [op, s] : ops)
+      devices[device][op] = {{"mape_pct", s.mape_pct}, {"within_20pct", s.within_20pct}, {"rows", s.rows}};
+  return devices;
+}
+
+void print_table(std::FILE* out, const std::string& title, const ErrorTable& table) {
+  fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>12}\n", title, "device", "op", "rows", "MAPE %", "within 20%");
+  for (const auto& [device, ops] : table)
+    for (const auto& [op, s] : ops)
+      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>11.0f}%\n", device, op, s.rows, s.mape_pct, 100 * s.within_20pct);
+  fmt::print(out, "\n");
+}
+
+nlohmann::json calibration_json(const KernelCalibration& c) {
+  return {{"gemm_efficiency", c.gemm_efficiency},     {"vector_efficiency", c.vector_efficiency},
+          {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
+          {"saturating_warps", c.saturating_warps},   {"watts_per_lane_ghz", c.watts_per_lane_ghz}};
+}
+
+int validate_kernels(const ValidateOptions& options) {
+  std::vector<KernelMeasurement> rows;
+  for (const auto& file : options.files) {
+    auto part = read_kernel_measurements(file);
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  const HardwareCatalog catalog = HardwareCatalog::for_listing();
+  std::vector<GpuSpec> specs;
+  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  std::map<std::string, std::size_t> unmatched;
+  const auto devices = match_devices(rows, specs, unmatched);
+  for (const auto& [device, count] : unmatched)
+    fmt::print(stderr, "dse: warning: {} rows of device '{}' skipped: no GPU spec lists it in device_names\n", count, device);
+
+  KernelCalibration calibration;
+  if (options.fit) calibration = fit_calibration(devices, calibration);
+  const ErrorTable table = evaluate(devices, calibration);
+  nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
+  if (!options.mode.quiet)
+    print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
+
+  if (!options.predictions_file.empty()) {
+    std::string csv = "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct\n";
+    for (const auto& [name, device] : devices) {
+      const KernelTimer timer(device.spec, calibration);
+      for (const auto& row : device.rows) {
+        const double predicted_ms = predict_latency_s(row, timer) * 1e3;
+        csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f}\n", name, row.op, row.b, row.m, row.n, row.k,
+                           row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1));
+      }
+    }
+    write_file_atomically(options.predictions_file, csv);
+  }
+  if (options.leave_one_out) {
+    ErrorTable held_out;
+    nlohmann::json fits = nlohmann::json::object();
+    for (const auto& [name, device] : devices) {
+      auto others = devices;
+      others.erase(name);
+      const KernelCalibration fitted = fit_calibration(others, KernelCalibration{});
+      fits[name] = calibration_json(fitted);
+      const auto one = evaluate({{name, device}}, fitted);
+      held_out[name] = one.at(name);
+    }
+    json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}};
+    if (!options.mode.quiet)
+      print_table(options.mode.human(), "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
+  }
+  if (options.mode.json) options.mode.print_json(json);
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_validate_command(CLI::App& app) {
+  auto options = std::make_shared<ValidateOptions>();
+  CLI::App* command = app.add_subcommand("validate", "Compare the GPU model with measurements");
+  command->require_subcommand(1);
+  CLI::App* kernels = command->add_subcommand("kernels", "Predict measured kernel latencies (NeuSight CSV format)");
+  kernels->add_option("files", options->files, "Measurement CSVs")->required()->check(CLI::ExistingFile);
+  kernels->add_flag("--fit", options->fit, "Fit the calibration parameters to all rows first");
+  kernels->add_flag("--leave-one-out", options->leave_one_out,
+                    "Also fit on all GPUs but one and predict that one, for each GPU");
+  kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
+      ->type_name("FILE.csv");
+  add_output_flags(*kernels, options->mode, true);
+  return {command, [options] { return validate_kernels(*options); }};
+}
+
+}  // namespace dse

@@ -1,0 +1,150 @@
+#include "cli/kernel_validation.h"
+
+#include <unsupported/Eigen/NonLinearOptimization>
+#include <unsupported/Eigen/NumericalDiff>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/base/errors.h"
+#include "models/ops/op_library.h"
+#include "sim/gpu/gpu_lowering.h"
+
+namespace dse {
+
+std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurement>& rows,
+                                                const std::vector<GpuSpec>& specs,
+                                                std::map<std::string, std::size_t>& unmatched) {
+  std::map<std::string, DeviceRows> out;
+  for (const auto& row : rows) {
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const GpuSpec& s) {
+      return std::find(s.device_names.begin(), s.device_names.end(), row.device) != s.device_names.end();
+    });
+    if (spec == specs.end()) {
+      ++unmatched[row.device];
+      continue;
+    }
+    auto& device = out[spec->name];
+    device.spec = *spec;
+    device.rows.push_back(row);
+  }
+  return out;
+}
+
+double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
+  Graph graph(row.op);
+  const std::string& op = row.op;
+  if (op == "linear") {
+    const auto x = graph.add_input("x", {row.b * row.m, row.k}, DType::fp32);
+    ops::linear(graph, "linear", x, row.n, true);
+  } else if (op == "bmm") {
+    const auto a = graph.add_input("a", {row.b, row.m, row.k}, DType::fp32);
+    const auto b = graph.add_input("b", {row.b, row.k, row.n}, DType::fp32);
+    ops::matmul(graph, "bmm", a, b);
+  } else if (op == "ln" || op == "layernorm") {
+    ops::layernorm(graph, "ln", graph.add_input("x", {row.b, row.m}, DType::fp32));
+  } else if (op == "softmax") {
+    ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, DType::fp32), -1);
+  } else {
+    throw UserError("line " + std::to_string(row.line) + ": OPName: expected linear, bmm, ln or softmax, found '" + op + "'");
+  }
+  double seconds = 0;
+  for (const auto& kernel : lower_op(graph, graph.ops().back(), timer)) seconds += timer.time(kernel).seconds;
+  return seconds;
+}
+
+ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration) {
+  ErrorTable table;
+  for (const auto& [name, device] : devices) {
+    const KernelTimer timer(device.spec, calibration);
+    std::map<std::string, std::vector<double>> errors;
+    for (const auto& row : device.rows) {
+      const double measured = row.latency_ms * 1e-3;
+      errors[row.op].push_back(std::abs(predict_latency_s(row, timer) - measured) / measured);
+    }
+    for (const auto& [op, list] : errors) {
+      ErrorSummary summary;
+      summary.rows = list.size();
+      double sum = 0;
+      std::size_t within = 0;
+      for (const double e : list) {
+        sum += e;
+        within += e <= 0.2 ? 1 : 0;
+      }
+      summary.mape_pct = 100 * sum / static_cast<double>(list.size());
+      summary.within_20pct = static_cast<double>(within) / static_cast<double>(list.size());
+      table[name][op] = summary;
+    }
+  }
+  return table;
+}
+
+namespace {
+
+constexpr int kParameters = 6;
+
+KernelCalibration from_vector(const Eigen::VectorXd& x) {
+  KernelCalibration c;
+  c.gemm_efficiency = std::min(1.0, std::exp(x[0]));
+  c.vector_efficiency = std::min(1.0, std::exp(x[1]));
+  c.memory_efficiency = std::min(1.0, std::exp(x[2]));
+  c.launch_overhead_us = std::exp(x[3]);
+  c.saturating_warps = std::exp(x[4]);
+  c.watts_per_lane_ghz = std::exp(x[5]);
+  return c;
+}
+
+Eigen::VectorXd to_vector(const KernelCalibration& c) {
+  Eigen::VectorXd x(kParameters);
+  x << std::log(c.gemm_efficiency), std::log(c.vector_efficiency), std::log(c.memory_efficiency),
+      std::log(c.launch_overhead_us), std::log(c.saturating_warps), std::log(c.watts_per_lane_ghz);
+  return x;
+}
+
+// Residuals log(predicted / measured) for Eigen's Levenberg-Marquardt.
+struct LogErrorFunctor {
+  using Scalar = double;
+  using InputType = Eigen::VectorXd;
+  using ValueType = Eigen::VectorXd;
+  using JacobianType = Eigen::MatrixXd;
+  enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
+
+  std::vector<std::pair<const GpuSpec*, const KernelMeasurement*>> samples;
+  int inputs() const { return kParameters; }
+  int values() const { return static_cast<int>(samples.size()); }
+
+  int operator()(const Eigen::VectorXd& x, Eigen::VectorXd& residuals) const {
+    const KernelCalibration calibration = from_vector(x);
+    std::map<const GpuSpec*, KernelTimer> timers;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const auto& [spec, row] = samples[i];
+      auto it = timers.find(spec);
+      if (it == timers.end()) it = timers.emplace(spec, KernelTimer(*spec, calibration)).first;
+      residuals[static_cast<Eigen::Index>(i)] = std::log(predict_latency_s(*row, it->second) / (row->latency_ms * 1e-3));
+    }
+    return 0;
+  }
+};
+
+}  // namespace
+
+KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start) {
+  LogErrorFunctor functor;
+  for (const auto& [name, device] : devices) {
+    // At most 400 rows per device and op keep a fit to seconds; the stride keeps every shape range.
+    std::map<std::string, std::vector<const KernelMeasurement*>> by_op;
+    for (const auto& row : device.rows) by_op[row.op].push_back(&row);
+    for (const auto& [op, rows] : by_op) {
+      const std::size_t stride = std::max<std::size_t>(1, rows.size() / 400);
+      for (std::size_t i = 0; i < rows.size(); i += stride) functor.samples.emplace_back(&device.spec, rows[i]);
+    }
+  }
+  Eigen::VectorXd x = to_vector(start);
+  Eigen::NumericalDiff<LogErrorFunctor> numeric(functor);
+  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<LogErrorFunctor>> solver(numeric);
+  solver.parameters.maxfev = 400;
+  solver.minimize(x);
+  return from_vector(x);
+}
+
+}  // namespace dse

@@ -1,0 +1,44 @@
+// Predicting measured kernel latencies (NeuSight CSV format) with the kernel timing model, and
+// fitting the calibration parameters to them. Lives with the CLI because it joins hwcal's
+// measurements with sim's GPU model (the two libraries do not depend on each other).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hwcal/kernel_measurements.h"
+#include "sim/gpu/gpu_spec.h"
+#include "sim/gpu/kernel_timer.h"
+
+namespace dse {
+
+struct ErrorSummary {
+  double mape_pct = 0;
+  double within_20pct = 0;  // fraction of rows with |error| <= 20 %
+  std::size_t rows = 0;
+};
+
+// Error by device (spec name) and op (OPName).
+using ErrorTable = std::map<std::string, std::map<std::string, ErrorSummary>>;
+
+struct DeviceRows {
+  GpuSpec spec;
+  std::vector<KernelMeasurement> rows;
+};
+
+// Groups rows by the spec whose device_names contain their Device; rows of unknown devices are
+// counted in `unmatched` (device -> rows).
+std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurement>& rows,
+                                                const std::vector<GpuSpec>& specs,
+                                                std::map<std::string, std::size_t>& unmatched);
+
+// Predicted latency (seconds) of one measured kernel; UserError for an op it cannot rebuild.
+double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);
+
+ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
+
+// Least squares on log(predicted / measured) over the devices given (Levenberg-Marquardt, Eigen).
+KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start);
+
+}  // namespace dse

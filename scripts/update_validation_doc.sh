@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Regenerates the tables in docs/validation.md: the kernel timing model against the NeuSight kernel
+# measurements, with the default calibration and leave-one-GPU-out.
+#   scripts/update_validation_doc.sh [path/to/dse] [path/to/shared/reference]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dse=${1:-build/dse}
+ref=${2:-../shared/reference}/neusight
+json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"/test_ln.csv "$ref"/test_softmax.csv \
+        --leave-one-out --json -q)
+python3 - "$json" <<'PY'
+import json, re, sys
+d = json.loads(sys.argv[1])
+def table(devices):
+    ops = ["linear", "bmm", "ln", "softmax"]
+    out = ["| GPU | " + " | ".join(f"{op} MAPE % (within ±20 %)" for op in ops) + " |",
+           "|---|" + "---:|" * len(ops)]
+    for dev in sorted(devices):
+        cells = []
+        for op in ops:
+            s = devices[dev].get(op)
+            cells.append(f"{s['mape_pct']:.1f} ({100 * s['within_20pct']:.0f} %)" if s else "—")
+        out.append(f"| {dev} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+cal = d["calibration"]
+body = ("**Default calibration** (fitted on all six GPUs):\n\n" + table(d["devices"]) +
+        "\n\n**Leave one GPU out** (fitted on the other five, the sixth predicted from its datasheet):\n\n" +
+        table(d["leave_one_out"]["devices"]) +
+        "\n\nDefault parameters: " + ", ".join(f"`{k}` = {v:.4g}" for k, v in sorted(cal.items())) + ".")
+path = "docs/validation.md"
+text = open(path).read()
+begin, end = "<!-- validation:begin -->", "<!-- validation:end -->"
+text = re.sub(re.escape(begin) + ".*?" + re.escape(end), begin + "\n" + body + "\n" + end, text, flags=re.S)
+open(path, "w").write(text)
+PY
+echo "docs/validation.md updated" >&2

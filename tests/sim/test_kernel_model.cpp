@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include "models/ops/op_library.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/gpu/gpu_lowering.h"
+#include "sim/gpu/kernel_timer.h"
+
+namespace dse {
+namespace {
+
+GpuSpec spec(const std::string& name) {
+  return read_gpu_spec(load_config_file(*HardwareCatalog::for_experiment("").find("gpu", name)));
+}
+
+Kernel sgemm(int threads, int registers) {
+  Kernel k;
+  k.threads_per_block = threads;
+  k.registers_per_thread = registers;
+  return k;
+}
+
+}  // namespace
+
+TEST(Occupancy, HandComputedForSgemmTiles) {
+  const GpuSpec a100 = spec("a100_pcie_40gb"), t4 = spec("t4");
+  // 128x128 tile: 256 threads x 128 registers = 8 warps x 4,096 registers = 32,768 per block:
+  // 65,536 / 32,768 = 2 blocks (threads would allow 2,048 / 256 = 8).
+  EXPECT_EQ(occupancy(sgemm(256, 128), a100.sm).blocks_per_sm, 2);
+  EXPECT_EQ(occupancy(sgemm(256, 128), a100.sm).limited_by, "registers");
+  // 64x64 tile: 64 threads x 128 registers = 8,192 per block -> 8 blocks by registers.
+  EXPECT_EQ(occupancy(sgemm(64, 128), a100.sm).blocks_per_sm, 8);
+  // Turing allows 1,024 threads and 16 blocks per SM: 32-thread blocks are limited by blocks.
+  EXPECT_EQ(occupancy(sgemm(32, 16), t4.sm).blocks_per_sm, 16);
+  EXPECT_EQ(occupancy(sgemm(32, 16), t4.sm).limited_by, "blocks");
+  EXPECT_EQ(occupancy(sgemm(512, 32), t4.sm).blocks_per_sm, 2);
+  EXPECT_EQ(occupancy(sgemm(512, 32), t4.sm).limited_by, "threads");
+  Kernel shared = sgemm(128, 32);
+  shared.shared_bytes_per_block = 48 * 1024;  // 164 KiB / 48 KiB = 3 on A100
+  EXPECT_EQ(occupancy(shared, a100.sm).blocks_per_sm, 3);
+}
+
+TEST(Waves, CountAndTail) {
+  // 1,000 blocks, 2 per SM on 108 SMs: 216 slots -> 5 waves, the last with 1,000 - 4 x 216 = 136.
+  EXPECT_EQ(waves(1000, 2, 108).count, 5);
+  EXPECT_EQ(waves(1000, 2, 108).tail_blocks, 136);
+  EXPECT_EQ(waves(216, 2, 108).count, 1);
+  EXPECT_EQ(waves(216, 2, 108).tail_blocks, 216);
+  EXPECT_EQ(waves(1, 2, 108).count, 1);
+}
+
+TEST(KernelTimer, SustainedClockUnderThePowerLimit) {
+  // T4: 40 SMs x 64 FP32 lanes = 2,560 lanes x 0.01370 W/(lane GHz) x 12/7 = 60.1 W/GHz;
+  // 70 W / 60.1 W/GHz = 1.164 GHz, between base (585) and boost (1,590).
+  EXPECT_NEAR(KernelTimer(spec("t4"), KernelCalibration{}).sustained_clock_mhz(), 1164, 2);
+  // A 250 W A100 has headroom: boost.
+  EXPECT_DOUBLE_EQ(KernelTimer(spec("a100_pcie_40gb"), KernelCalibration{}).sustained_clock_mhz(), 1410);
+}
+
+TEST(KernelTimer, MoreWorkTakesLongerAndWavesQuantise) {
+  const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
+  Kernel k = sgemm(256, 128);
+  k.matrix = true;
+  k.flops = 1e9;
+  k.dram_bytes = 1e6;
+  k.blocks = 216;  // exactly one wave of 2 x 108
+  const double one_wave = timer.time(k).seconds;
+  k.blocks = 217;  // one block more: a second (tail) wave
+  k.flops = 1e9 * 217 / 216;
+  // A full wave runs 2 blocks per SM; the tail's one block takes half as long: overhead + 1.5 waves.
+  const double overhead = KernelCalibration{}.launch_overhead_us * 1e-6;
+  EXPECT_NEAR(timer.time(k).seconds, overhead + 1.5 * (one_wave - overhead), 1e-12);
+  EXPECT_EQ(timer.time(k).waves, 2);
+}
+
+TEST(Lowering, GemmPicksSplitKForFewTilesAndLongK) {
+  const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
+  // 128 x 128 output (one or a few tiles) with K = 65,536: splitting K fills the 108 SMs.
+  const auto skinny = lower_gemm({1, 128, 128, 65536}, "fp32", false, 4, 0, timer);
+  ASSERT_EQ(skinny.size(), 2u);  // the GEMM and the reduction of its partial products
+  EXPECT_NE(skinny[0].name.find("splitk"), std::string::npos) << skinny[0].name;
+  // A large square GEMM has tiles enough: no split, one kernel.
+  const auto square = lower_gemm({1, 8192, 8192, 1024}, "fp32", false, 4, 0, timer);
+  ASSERT_EQ(square.size(), 1u);
+  EXPECT_EQ(square[0].name.find("splitk"), std::string::npos) << square[0].name;
+}
+
+TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
+  Graph g("v");
+  const auto x = g.add_input("x", {32768, 1600}, DType::fp32);
+  ops::softmax(g, "s", x, -1);
+  ops::layernorm(g, "ln", x);
+  const KernelTimer timer(spec("v100_pcie"), KernelCalibration{});
+  const auto softmax = lower_op(g, g.ops()[0], timer);
+  ASSERT_EQ(softmax.size(), 1u);
+  EXPECT_EQ(softmax[0].blocks, 32768);             // one block per row
+  EXPECT_EQ(softmax[0].threads_per_block, 256);    // as in the NeuSight softmax rows for H = 1600
+  EXPECT_EQ(lower_op(g, g.ops()[1], timer)[0].threads_per_block, 128);  // 32 x 4 as measured
+}
+
+}  // namespace dse
