@@ -3,6 +3,7 @@
 //   resnet50_h200_b1    one ResNet-50 batch-1 inference on the H200 roofline model, the graph
 //                       already built (target: <= 100 us wall)
 //   resnet50_h200_b1_with_build   the same, building the zoo graph first
+//   two_models/0, two_models/1    ResNet-50 + ResNet-18 on one stream / on two concurrent streams
 // Run: build/bench/bench_simulation
 #include <benchmark/benchmark.h>
 
@@ -50,6 +51,20 @@ void resnet50_h200_b1_with_build(benchmark::State& state) {
   }
 }
 BENCHMARK(resnet50_h200_b1_with_build)->Unit(benchmark::kMicrosecond);
+
+// The cost of concurrency: ResNet-50 and ResNet-18 (batch 8) on one stream versus a stream each,
+// kernel timing model on the H100 SXM spec (rates recomputed at every kernel start and end).
+void two_models(benchmark::State& state) {
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  dse::ConfigNode config = dse::load_config_file(file);
+  dse::apply_overrides(config, {"output=", "device.gpu=h100_sxm", "device.timing_model=kernel",
+                                "workload.models[1]={name: resnet18, batch: 8, dtype: fp16}",
+                                state.range(0) ? "schedule.policy=stream_per_model" : "schedule.policy=single_stream"});
+  const dse::Experiment experiment = dse::read_experiment(config, file);
+  for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
+  state.SetLabel(state.range(0) ? "two streams" : "one stream");
+}
+BENCHMARK(two_models)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -5,7 +5,11 @@
 #include "cli/kernel_validation.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "models/base/csv_table.h"
+#include "models/transforms/fusion.h"
+#include "models/zoo/zoo.h"
 #include "sim/output/atomic_file.h"
+#include "sim/run/gpu_simulation.h"
 
 namespace dse {
 namespace {
@@ -92,6 +96,74 @@ int validate_kernels(const ValidateOptions& options) {
   return 0;
 }
 
+struct E2eOptions {
+  std::string file;
+  OutputMode mode;
+};
+
+// NeuSight's e2e_labels.csv: device (spaces as '_'), config "model-mode-seq-batch[-fusion]",
+// num_layer, e2e_latency_ms. Inference rows of zoo models are simulated with the kernel model,
+// fp32, one stream; "-fusion" rows after dse's fusion transforms.
+int validate_e2e(const E2eOptions& options) {
+  const CsvTable table = CsvTable::read(options.file);
+  const auto device_col = table.column("device"), config_col = table.column(table.header().at(1)),
+             latency_col = table.column("e2e_latency_ms");
+  const HardwareCatalog catalog = HardwareCatalog::for_listing();
+  std::vector<GpuSpec> specs;
+  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  nlohmann::json rows = nlohmann::json::array();
+  double error_sum = 0;
+  int counted = 0;
+  if (!options.mode.quiet)
+    fmt::print(options.mode.human(), "{:<16} {:<32} {:>12} {:>12} {:>8}\n", "gpu", "config", "measured_ms", "predicted_ms", "error");
+  for (const auto& row : table.rows()) {
+    std::string device = table.text(row, device_col);
+    std::replace(device.begin(), device.end(), '_', ' ');
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const GpuSpec& s) {
+      return std::find(s.device_names.begin(), s.device_names.end(), device) != s.device_names.end();
+    });
+    const std::string config = table.text(row, config_col);
+    std::vector<std::string> parts;
+    for (std::size_t start = 0, dash; start <= config.size(); start = dash + 1) {
+      dash = config.find('-', start);
+      if (dash == std::string::npos) dash = config.size();
+      parts.push_back(config.substr(start, dash - start));
+    }
+    if (spec == specs.end() || parts.size() < 4 || parts[1] != "inf") continue;
+    const auto* builder = ModelRegistry::instance().find(parts[0]);
+    if (!builder) continue;
+    Experiment experiment;
+    experiment.name = config;
+    experiment.gpu = *spec;
+    experiment.timing_model = "kernel";
+    ModelRequest model;
+    model.name = parts[0];
+    model.params.seq_len = std::stoi(parts[2]);
+    model.params.batch = std::stoi(parts[3]);
+    Graph graph = builder->factory(model.params);
+    const bool fusion = parts.size() > 4 && parts[4] == "fusion";
+    if (fusion)
+      for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
+        graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
+    model.graph = std::make_shared<const Graph>(std::move(graph));
+    experiment.models.push_back(model);
+    const double predicted = run_experiment(experiment).latency_ms();
+    const double measured = table.number(row, latency_col);
+    const double error = predicted / measured - 1;
+    error_sum += std::abs(error);
+    ++counted;
+    rows.push_back({{"gpu", spec->name}, {"config", config}, {"measured_ms", measured}, {"predicted_ms", predicted},
+                    {"error_pct", 100 * error}});
+    if (!options.mode.quiet)
+      fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", spec->name, config, measured,
+                 predicted, 100 * error);
+  }
+  const double mape = counted ? 100 * error_sum / counted : 0;
+  if (!options.mode.quiet) fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows\n", mape, counted);
+  if (options.mode.json) options.mode.print_json({{"rows", rows}, {"mape_pct", mape}});
+  return 0;
+}
+
 }  // namespace
 
 Subcommand add_validate_command(CLI::App& app) {
@@ -106,7 +178,11 @@ Subcommand add_validate_command(CLI::App& app) {
   kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
       ->type_name("FILE.csv");
   add_output_flags(*kernels, options->mode, true);
-  return {command, [options] { return validate_kernels(*options); }};
+  auto e2e = std::make_shared<E2eOptions>();
+  CLI::App* e2e_command = command->add_subcommand("e2e", "Predict measured end-to-end inference latencies (NeuSight e2e_labels.csv)");
+  e2e_command->add_option("file", e2e->file, "e2e_labels.csv")->required()->check(CLI::ExistingFile);
+  add_output_flags(*e2e_command, e2e->mode, true);
+  return {command, [options, kernels, e2e] { return kernels->parsed() ? validate_kernels(*options) : validate_e2e(*e2e); }};
 }
 
 }  // namespace dse

@@ -40,12 +40,13 @@ void print_op_table(std::FILE* out, const Experiment& experiment, const RunResul
     const ModelResult& model = result.models[m];
     fmt::print(out, "{} (batch {}, {}) on {} -- {} timing, {}\n", model.name, model.params.batch,
                dtype_name(model.params.dtype), experiment.gpu.display_name, result.timing_model, result.calibration);
-    fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8} {:>10} {:>9}  {}\n", "#", "op", "kind",
+    fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8} {:>10} {:>9}  {}\n", "#", "op / kernel", "kind",
                "output", "MACs", "bytes", "flop/B", "start_us", "dur_us", "bound");
     int index = 0;
     for (const auto& op : result.ops) {
       if (op.model_index != m) continue;
-      fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8.1f} {:>10.3f} {:>9.3f}  {}\n", index++, op.name,
+      const std::string label = op.kernel == std::string(op_kind_name(op.kind)) ? op.name : op.name + " / " + op.kernel;
+      fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8.1f} {:>10.3f} {:>9.3f}  {}\n", index++, label,
                  op_kind_name(op.kind), shape_string(op.output_shape), si(static_cast<double>(op.cost.macs)),
                  si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)),
                  op.cost.arithmetic_intensity(), ps_to_us(op.start_ps), ps_to_us(op.end_ps - op.start_ps), op.bound);

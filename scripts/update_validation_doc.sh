@@ -8,9 +8,11 @@ dse=${1:-build/dse}
 ref=${2:-../shared/reference}/neusight
 json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"/test_ln.csv "$ref"/test_softmax.csv \
         --leave-one-out --json -q)
-python3 - "$json" <<'PY'
+e2e=$("$dse" validate e2e "$ref"/e2e_labels.csv --json -q)
+python3 - "$json" "$e2e" <<'PY'
 import json, re, sys
 d = json.loads(sys.argv[1])
+e2e = json.loads(sys.argv[2])
 def table(devices):
     ops = ["linear", "bmm", "ln", "softmax"]
     out = ["| GPU | " + " | ".join(f"{op} MAPE % (within ±20 %)" for op in ops) + " |",
@@ -27,6 +29,12 @@ body = ("**Default calibration** (fitted on all six GPUs):\n\n" + table(d["devic
         "\n\n**Leave one GPU out** (fitted on the other five, the sixth predicted from its datasheet):\n\n" +
         table(d["leave_one_out"]["devices"]) +
         "\n\nDefault parameters: " + ", ".join(f"`{k}` = {v:.4g}" for k, v in sorted(cal.items())) + ".")
+rows = ["| GPU | model, seq, batch | measured ms | predicted ms | error |", "|---|---|---:|---:|---:|"]
+for r in e2e["rows"]:
+    rows.append(f"| {r['gpu']} | {r['config']} | {r['measured_ms']:.1f} | {r['predicted_ms']:.1f} | {r['error_pct']:+.1f} % |")
+body += ("\n\n**End to end** (`dse validate e2e`, FP32, kernel model with the default calibration; "
+         f"\"-fusion\" rows after dse's fusion transforms): MAPE {e2e['mape_pct']:.1f} % over {len(e2e['rows'])} rows.\n\n"
+         + "\n".join(rows))
 path = "docs/validation.md"
 text = open(path).read()
 begin, end = "<!-- validation:begin -->", "<!-- validation:end -->"

@@ -1,13 +1,15 @@
-// How long one op takes on a GPU: the pluggable family behind `device.timing_model`.
+// What one op launches on a GPU and how long each launch takes alone: the pluggable family behind
+// `device.timing_model`. The runtime (sim/runtime) shares the GPU between launches that overlap.
 //
-// Contract: time() is a pure function of the op (and the spec the model was built with), safe to
-// call from many threads; durations are positive integers of picoseconds.
+// Contract: kernels() is a pure function of the op (and the spec the model was built with), safe
+// to call from many threads; durations are positive integers of picoseconds.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/base/registry.h"
 #include "models/graph.h"
@@ -15,9 +17,18 @@
 
 namespace dse {
 
+// One kernel as the runtime needs it.
+struct KernelWork {
+  std::string name;
+  std::int64_t duration_ps = 1;  // alone on the GPU
+  double gpu_share = 1.0;        // fraction of the GPU's block slots it fills alone, in (0, 1]
+  double dram_bytes = 0;         // DRAM traffic of the launch
+  std::string bound;             // "compute", "memory", "latency" or "none"
+};
+
 struct OpTiming {
-  std::int64_t duration_ps = 0;
-  std::string bound;  // what limits the op: "compute", "memory" or "none"
+  std::int64_t duration_ps = 0;  // its kernels back to back, alone
+  std::string bound;             // of its longest kernel
 };
 
 class GpuTimingModel {
@@ -27,10 +38,14 @@ class GpuTimingModel {
   using Factory = std::function<std::unique_ptr<GpuTimingModel>(const GpuSpec&)>;
 
   virtual ~GpuTimingModel() = default;
-  // `op` belongs to `graph` (lowering needs its tensors).
-  virtual OpTiming time(const Graph& graph, const Op& op) const = 0;
+  // The kernels `op` (of `graph`: lowering needs its tensors) launches, in order; none for a view.
+  virtual std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const = 0;
+  // DRAM bandwidth kernels share when they overlap, bytes per second.
+  virtual double dram_bandwidth_bytes_per_s() const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
+
+  OpTiming time(const Graph& graph, const Op& op) const;
 };
 
 using GpuTimingRegistry = Registry<GpuTimingModel>;

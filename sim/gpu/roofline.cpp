@@ -17,16 +17,20 @@ class Roofline final : public GpuTimingModel {
  public:
   explicit Roofline(const GpuSpec& spec) : spec_(spec) {}
 
-  OpTiming time(const Graph&, const Op& op) const override {
+  std::vector<KernelWork> kernels(const Graph&, const Op& op) const override {
     const std::int64_t bytes = op.cost.bytes_read + op.cost.bytes_written;
-    if (op.cost.flops == 0 && bytes == 0) return {1, "none"};
+    if (op.cost.flops == 0 && bytes == 0) return {};
     const double peak_tflops = peak_for(op);
     const double compute_s = static_cast<double>(op.cost.flops) / (peak_tflops * 1e12);
     const double memory_s = static_cast<double>(bytes) / (spec_.dram_bandwidth_gbps * 1e9);
     const double seconds = std::max(compute_s, memory_s);
     const auto picoseconds = static_cast<std::int64_t>(std::ceil(seconds * 1e12));
-    return {std::max<std::int64_t>(picoseconds, 1), compute_s >= memory_s ? "compute" : "memory"};
+    // The roofline assumes an op fills the GPU.
+    return {{std::string(op_kind_name(op.kind)), std::max<std::int64_t>(picoseconds, 1), 1.0,
+             static_cast<double>(bytes), compute_s >= memory_s ? "compute" : "memory"}};
   }
+
+  double dram_bandwidth_bytes_per_s() const override { return spec_.dram_bandwidth_gbps * 1e9; }
 
   std::string calibration() const override { return "uncalibrated (datasheet)"; }
 

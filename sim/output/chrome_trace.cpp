@@ -21,7 +21,7 @@ std::string chrome_trace_json(const RunResult& result) {
     events.push_back({{"ph", "X"},
                       {"pid", 0},
                       {"tid", op.stream},
-                      {"name", op.name},
+                      {"name", op.kernel == std::string(op_kind_name(op.kind)) ? op.name : op.name + " / " + op.kernel},
                       {"cat", std::string(op_kind_name(op.kind))},
                       {"ts", ps_to_us(op.start_ps)},
                       {"dur", ps_to_us(op.end_ps - op.start_ps)},

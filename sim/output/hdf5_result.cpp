@@ -150,6 +150,8 @@ void write_ops(hid_t file, const RunResult& result) {
   const auto& rows = result.ops;
   write_ints(ops.get(), "model", column(rows, [](const OpRecord& r) { return static_cast<std::int64_t>(r.model_index); }));
   write_strings(ops.get(), "name", column(rows, [](const OpRecord& r) { return r.name; }));
+  write_strings(ops.get(), "kernel", column(rows, [](const OpRecord& r) { return r.kernel; }));
+  write_doubles(ops.get(), "kernel_dram_bytes", column(rows, [](const OpRecord& r) { return r.dram_bytes; }));
   write_strings(ops.get(), "kind", column(rows, [](const OpRecord& r) { return std::string(op_kind_name(r.kind)); }));
   write_strings(ops.get(), "output_shape", column(rows, [](const OpRecord& r) { return shape_string(r.output_shape); }));
   write_ints(ops.get(), "stream", column(rows, [](const OpRecord& r) { return std::int64_t{r.stream}; }));

@@ -19,6 +19,7 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                             {"device", {{"gpu", result.gpu},
                                         {"timing_model", result.timing_model},
                                         {"calibration", result.calibration}}},
+                            {"schedule", result.schedule},
                             {"models", models},
                             {"latency_ms", result.latency_ms()},
                             {"throughput_per_s", result.throughput_per_s()}};

@@ -43,6 +43,12 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   const std::string gpu_file = find_gpu_file(device, config_file);
   experiment.timing_model =
       device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("roofline");
+  if (const ConfigNode* schedule = root.find("schedule")) {
+    schedule->expect_map("the schedule: policy");
+    experiment.schedule = schedule->param<std::string>("policy")
+                              .one_of({"single_stream", "stream_per_model"}, "a schedule policy")
+                              .with_default("single_stream");
+  }
   // `output: ~` (or `-p output=`) means: write no result file.
   const ConfigNode* output = root.find("output");
   experiment.output_path = output && !output->is_null() ? output->as<std::string>() : "";

@@ -35,6 +35,7 @@ struct Experiment {
   std::vector<ModelRequest> models;
   GpuSpec gpu;
   std::string timing_model;  // a gpu_timing registry name
+  std::string schedule = "single_stream";  // or "stream_per_model"
   std::vector<HardwareFile> hardware_files;
   std::string output_path;   // HDF5 result file; "" = none
   std::string resolved_yaml;  // the config after includes and overrides

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/gpu/gpu_timing_model.h"
+#include "sim/runtime/streams.h"
 
 namespace dse {
 
@@ -13,30 +14,6 @@ double RunResult::throughput_per_s() const {
   for (const auto& model : models) samples += model.params.batch;
   return makespan_ps > 0 ? samples / (latency_ms() * 1e-3) : 0.0;
 }
-
-namespace {
-
-// A stream: ops issued in order, each starting when the previous one ends.
-class SingleStream {
- public:
-  SingleStream(Engine& engine, std::vector<OpRecord>& records, const std::vector<TimePs>& durations)
-      : engine_(engine), records_(records), durations_(durations) {}
-
-  void launch(std::size_t next) {
-    if (next >= records_.size()) return;
-    OpRecord& record = records_[next];
-    record.start_ps = engine_.now();
-    record.end_ps = record.start_ps + durations_[next];
-    engine_.schedule_at(record.end_ps, [this, next] { launch(next + 1); });
-  }
-
- private:
-  Engine& engine_;
-  std::vector<OpRecord>& records_;
-  const std::vector<TimePs>& durations_;
-};
-
-}  // namespace
 
 RunResult run_experiment(const Experiment& experiment) {
   const auto* timing_entry = GpuTimingRegistry::instance().find(experiment.timing_model);
@@ -48,33 +25,48 @@ RunResult run_experiment(const Experiment& experiment) {
   result.gpu = experiment.gpu.name;
   result.timing_model = experiment.timing_model;
   result.calibration = timing->calibration();
+  result.schedule = experiment.schedule;
 
-  std::vector<TimePs> durations;
+  Engine engine;
+  GpuExecutor gpu(engine, timing->dram_bandwidth_bytes_per_s());
+  StreamRuntime runtime(engine, gpu);
+  const bool per_model = experiment.schedule == "stream_per_model";
+  const int shared_stream = runtime.create_stream();
+
+  // Enqueue every kernel up front, as a host thread launching asynchronously would; rows are
+  // filled in as the kernels run.
+  std::vector<std::size_t> row_of_first_kernel;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const ModelRequest& request = experiment.models[m];
     const Graph& graph = *request.graph;
-    ModelResult model{request.name, request.params, graph.total_cost(), graph.ops().size(), 0, 0};
-    result.models.push_back(model);
+    result.models.push_back({request.name, request.params, graph.total_cost(), graph.ops().size(), -1, 0});
+    const int stream = per_model && m > 0 ? runtime.create_stream() : shared_stream;
     for (const OpId id : graph.topological_order()) {
       const Op& op = graph.op(id);
-      const OpTiming timing_of_op = timing->time(graph, op);
-      result.ops.push_back({m, op.name, op.kind, graph.tensor(op.output).shape, 0, 0, 0, op.cost, timing_of_op.bound});
-      durations.push_back(timing_of_op.duration_ps);
+      const auto kernels = timing->kernels(graph, op);
+      for (std::size_t k = 0; k < kernels.size(); ++k) {
+        result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, stream, 0, 0,
+                              k == 0 ? op.cost : OpCost{}, kernels[k].dram_bytes, kernels[k].bound});
+        const std::size_t row = result.ops.size() - 1;
+        runtime.launch(stream, kernels[k], [&result, row](TimePs start, TimePs end) {
+          result.ops[row].start_ps = start;
+          result.ops[row].end_ps = end;
+        });
+      }
     }
   }
-
-  Engine engine;
-  SingleStream stream(engine, result.ops, durations);
-  engine.schedule_at(0, [&stream] { stream.launch(0); });
+  engine.schedule_at(0, [&runtime] { runtime.start(); });
   engine.run();
 
-  for (auto& model : result.models) model.start_ps = -1;
   for (const auto& op : result.ops) {
     ModelResult& model = result.models[op.model_index];
     if (model.start_ps < 0 || op.start_ps < model.start_ps) model.start_ps = op.start_ps;
     model.end_ps = std::max(model.end_ps, op.end_ps);
     result.makespan_ps = std::max(result.makespan_ps, op.end_ps);
   }
+  for (auto& model : result.models) model.start_ps = std::max<TimePs>(model.start_ps, 0);
+  std::stable_sort(result.ops.begin(), result.ops.end(),
+                   [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   return result;
 }
 

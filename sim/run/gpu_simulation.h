@@ -1,8 +1,8 @@
 // Runs an experiment's models on a GPU through the discrete-event engine.
 //
-// Today's execution model: one CUDA stream; the models run one after another, each op of a model in
-// topological order, each op taking what the timing model says. Streams, concurrency and
-// kernel-level lowering come with the GPU execution model (docs/design notes in sim/gpu).
+// Each op becomes the kernels the timing model lowers it to; kernels go to CUDA-like streams
+// (sim/runtime) by the experiment's schedule: `single_stream` runs the models one after another,
+// `stream_per_model` gives each model its own stream so their kernels overlap and share the GPU.
 #pragma once
 
 #include "sim/run/experiment.h"

@@ -11,16 +11,20 @@
 
 namespace dse {
 
+// One kernel of the simulated timeline. An op's costs sit on its first kernel's row (zero on the
+// others), so column sums are the workload's totals.
 struct OpRecord {
   std::size_t model_index = 0;
-  std::string name;
+  std::string name;    // the op
+  std::string kernel;  // the kernel it launched
   OpKind kind = OpKind::relu;
   Shape output_shape;
   int stream = 0;
   TimePs start_ps = 0;
   TimePs end_ps = 0;
   OpCost cost;
-  std::string bound;  // "compute", "memory" or "none"
+  double dram_bytes = 0;  // of this kernel
+  std::string bound;      // "compute", "memory", "latency" or "none"
 };
 
 struct ModelResult {
@@ -41,7 +45,8 @@ struct RunResult {
   std::string timing_model;
   std::string calibration;  // "uncalibrated (datasheet)" or the calibration file used
   std::vector<ModelResult> models;
-  std::vector<OpRecord> ops;  // in start order
+  std::vector<OpRecord> ops;  // one row per kernel, in launch order per stream
+  std::string schedule;       // "single_stream" or "stream_per_model"
   TimePs makespan_ps = 0;
   std::optional<double> energy_j;  // only where the device has a power model
 

@@ -111,8 +111,20 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   EXPECT_EQ(run_dse("validate kernels no_such.csv").exit_code, 2);
 }
 
+TEST(Cli, ValidateE2eSimulatesTheZooModels) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/neusight/e2e_labels.csv";
+  if (!fs::exists(ref)) GTEST_SKIP() << "reference data not present";
+  const CliResult result = run_dse("validate e2e " + ref + " --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_GE(json["rows"].size(), 20u);  // BERT-large and GPT-2-large inference on six NVIDIA GPUs
+  double sum = 0;
+  for (const auto& row : json["rows"]) sum += std::abs(row["error_pct"].get<double>());
+  EXPECT_NEAR(json["mape_pct"].get<double>(), sum / static_cast<double>(json["rows"].size()), 1e-9);
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
-  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels"}) {
+  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;
