@@ -39,6 +39,16 @@ void resnet50_h200_b1(benchmark::State& state) {
 }
 BENCHMARK(resnet50_h200_b1)->Unit(benchmark::kMicrosecond);
 
+// Issue target: one ResNet-50 batch-1 inference on the H100 spec, kernel timing model, <= 100 us.
+void resnet50_h100_b1_kernel_model(benchmark::State& state) {
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  dse::ConfigNode config = dse::load_config_file(file);
+  dse::apply_overrides(config, {"workload.models[0].batch=1", "output=", "device.gpu=h100_sxm", "device.timing_model=kernel"});
+  const dse::Experiment experiment = dse::read_experiment(config, file);
+  for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
+}
+BENCHMARK(resnet50_h100_b1_kernel_model)->Unit(benchmark::kMicrosecond);
+
 void resnet50_h200_b1_with_build(benchmark::State& state) {
   const std::string file = "embedded:configs/experiments/quickstart.yaml";
   dse::ConfigNode config = dse::load_config_file(file);

@@ -71,7 +71,18 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
   return best;
 }
 
-std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer) {
+std::optional<std::vector<Kernel>> GemmLoweringCache::find(const Key& key) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = entries_.find(key);
+  return it == entries_.end() ? std::nullopt : std::optional<std::vector<Kernel>>(it->second);
+}
+
+void GemmLoweringCache::store(const Key& key, std::vector<Kernel> kernels) {
+  const std::lock_guard lock(mutex_);
+  entries_.emplace(key, std::move(kernels));
+}
+
+std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer, GemmLoweringCache* cache) {
   const OpCategory category = op_category(op);
   if (category == OpCategory::view) return {};
   const std::string type(dtype_name(op.dtype));
@@ -86,7 +97,15 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
       gemm_bytes += element_bytes * static_cast<double>(g.batch * (g.m * g.k + g.k * g.n + g.m * g.n));
     const double extra = std::max(0.0, static_cast<double>(op.cost.bytes_read + op.cost.bytes_written) - gemm_bytes);
     for (std::size_t i = 0; i < op.gemms.size(); ++i) {
-      const auto gemm = lower_gemm(op.gemms[i], type, tensor, element_bytes, i == 0 ? extra : 0.0, timer);
+      const double extra_bytes = i == 0 ? extra : 0.0;
+      const GemmLoweringCache::Key key{op.gemms[i].batch, op.gemms[i].m, op.gemms[i].n, op.gemms[i].k, type, tensor,
+                                       element_bytes, extra_bytes};
+      auto cached = cache ? cache->find(key) : std::nullopt;
+      if (!cached) {
+        cached = lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer);
+        if (cache) cache->store(key, *cached);
+      }
+      const auto& gemm = *cached;
       kernels.insert(kernels.end(), gemm.begin(), gemm.end());
     }
     // What the GEMMs do beyond 2 flops per MAC (bias, epilogues, attention's softmax) rides along.

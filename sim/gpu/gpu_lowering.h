@@ -10,6 +10,10 @@
 // SoftMax_getBlockSize; reductions and pooling one thread per output; views launch nothing.
 #pragma once
 
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 #include "models/graph.h"
@@ -18,7 +22,21 @@
 
 namespace dse {
 
-std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer);
+// Remembers GEMM lowerings (the tile search is most of a lowering's cost); safe to share between
+// threads. One cache belongs to one KernelTimer (the best tile depends on its GPU and calibration).
+class GemmLoweringCache {
+ public:
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double>;
+  std::optional<std::vector<Kernel>> find(const Key& key) const;
+  void store(const Key& key, std::vector<Kernel> kernels);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<Key, std::vector<Kernel>> entries_;
+};
+
+std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer,
+                             GemmLoweringCache* cache = nullptr);
 
 // The fastest tiling of one GEMM (batch x M x N x K) in `type`: the GEMM kernel and, for split-K,
 // the kernel that sums the partial products. `extra_bytes` of operands beyond A, B and C (a bias,

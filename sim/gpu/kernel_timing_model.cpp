@@ -18,7 +18,7 @@ class KernelTimingModel final : public GpuTimingModel {
   std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const override {
     std::vector<KernelWork> out;
     const GpuSpec& spec = timer_.spec();
-    for (const auto& kernel : lower_op(graph, op, timer_)) {
+    for (const auto& kernel : lower_op(graph, op, timer_, &cache_)) {
       const KernelTime t = timer_.time(kernel);
       const double slots = static_cast<double>(t.blocks_per_sm) * spec.sm_count;
       const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
@@ -36,6 +36,7 @@ class KernelTimingModel final : public GpuTimingModel {
 
  private:
   KernelTimer timer_;
+  mutable GemmLoweringCache cache_;
 };
 
 }  // namespace

@@ -56,6 +56,7 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
 
   experiment.hardware_files.push_back({gpu_file, read_config_bytes(gpu_file)});
   experiment.gpu = read_gpu_spec(load_config_file(gpu_file));
+  experiment.timing = GpuTimingRegistry::instance().find(experiment.timing_model)->factory(experiment.gpu);
   experiment.resolved_yaml = to_yaml(root);
   return experiment;
 }

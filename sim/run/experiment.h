@@ -13,6 +13,7 @@
 #include "models/zoo/zoo.h"
 #include "sim/config/config_node.h"
 #include "sim/gpu/gpu_spec.h"
+#include "sim/gpu/gpu_timing_model.h"
 
 namespace dse {
 
@@ -35,6 +36,8 @@ struct Experiment {
   std::vector<ModelRequest> models;
   GpuSpec gpu;
   std::string timing_model;  // a gpu_timing registry name
+  // Built once from gpu + timing_model by read_experiment (its caches then serve every run).
+  std::shared_ptr<const GpuTimingModel> timing;
   std::string schedule = "single_stream";  // or "stream_per_model"
   std::vector<HardwareFile> hardware_files;
   std::string output_path;   // HDF5 result file; "" = none
