@@ -81,7 +81,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 6;
+constexpr int kParameters = 7;
 
 KernelCalibration from_vector(const Eigen::VectorXd& x) {
   KernelCalibration c;
@@ -91,13 +91,15 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.launch_overhead_us = std::exp(x[3]);
   c.saturating_warps = std::exp(x[4]);
   c.watts_per_lane_ghz = std::exp(x[5]);
+  c.gemm_block_overhead_cycles = std::exp(x[6]);
   return c;
 }
 
 Eigen::VectorXd to_vector(const KernelCalibration& c) {
   Eigen::VectorXd x(kParameters);
   x << std::log(c.gemm_efficiency), std::log(c.vector_efficiency), std::log(c.memory_efficiency),
-      std::log(c.launch_overhead_us), std::log(c.saturating_warps), std::log(c.watts_per_lane_ghz);
+      std::log(c.launch_overhead_us), std::log(c.saturating_warps), std::log(c.watts_per_lane_ghz),
+      std::log(c.gemm_block_overhead_cycles);
   return x;
 }
 

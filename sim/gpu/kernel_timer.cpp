@@ -44,7 +44,9 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
     const std::int64_t per_sm = (blocks + spec_.sm_count - 1) / spec_.sm_count;  // on the busiest SM
     const double warps = static_cast<double>(per_sm * warps_per_block);
     const double latency_hiding = std::min(1.0, warps / calibration_.saturating_warps);
-    const double compute = static_cast<double>(per_sm) * block_flops / (sm_rate * latency_hiding);
+    const double block_overhead_s =
+        kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz_ * 1e6) : 0.0;
+    const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s);
     const double memory = static_cast<double>(blocks) * block_bytes / bandwidth;
     compute_total += compute;
     memory_total += memory;
