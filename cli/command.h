@@ -39,6 +39,7 @@ Subcommand add_run_command(CLI::App& app);
 Subcommand add_list_command(CLI::App& app);
 Subcommand add_models_command(CLI::App& app);
 Subcommand add_validate_command(CLI::App& app);
+Subcommand add_scalesim_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 
 }  // namespace dse

@@ -22,6 +22,7 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dse ") + dse::dse_version() + " (" + dse::dse_git_commit() + ")");
   const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app), dse::add_list_command(app),
                                                  dse::add_models_command(app), dse::add_validate_command(app),
+                                                 dse::add_scalesim_command(app),
                                                  dse::add_version_command(app)};
   try {
     app.parse(argc, argv);

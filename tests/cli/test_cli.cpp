@@ -123,8 +123,19 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   EXPECT_NEAR(json["mape_pct"].get<double>(), sum / static_cast<double>(json["rows"].size()), 1e-9);
 }
 
+TEST(Cli, ScaleSimPrintsScaleSimsCycles) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/";
+  if (!fs::exists(ref)) GTEST_SKIP() << "reference data not present";
+  const CliResult result = run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "alexnet.csv --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["total_cycles"], 7581 + 12949 + 15965 + 24835 + 12417);  // SCALE-Sim's COMPUTE_REPORT
+  EXPECT_EQ(json["layers"][0]["name"], "Conv1");
+  EXPECT_EQ(run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "gpt2.csv -i conv").exit_code, 2);
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
-  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e"}) {
+  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e", "scalesim"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;

@@ -1,0 +1,45 @@
+#include "sim/accel/systolic_array.h"
+
+namespace dse {
+namespace {
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+std::string dataflow_name(Dataflow dataflow) {
+  switch (dataflow) {
+    case Dataflow::output_stationary: return "os";
+    case Dataflow::weight_stationary: return "ws";
+    case Dataflow::input_stationary: return "is";
+  }
+  return "os";
+}
+
+SystolicRun run_gemm(const GemmView& gemm, const SystolicArray& array) {
+  const std::int64_t h = array.rows, w = array.cols, sr = gemm.m, sc = gemm.n, t = gemm.k;
+  std::int64_t folds = 0, per_fold = 0, mapped = 0;
+  switch (array.dataflow) {
+    case Dataflow::output_stationary:
+      folds = ceil_div(sr, h) * ceil_div(sc, w);
+      per_fold = t + h + w - 2;
+      mapped = sr * sc;
+      break;
+    case Dataflow::weight_stationary:
+      folds = ceil_div(t, h) * ceil_div(sc, w);
+      per_fold = sr + 2 * h + w - 2;
+      mapped = t * sc;
+      break;
+    case Dataflow::input_stationary:
+      folds = ceil_div(t, h) * ceil_div(sr, w);
+      per_fold = sc + 2 * h + w - 2;
+      mapped = t * sr;
+      break;
+  }
+  SystolicRun run;
+  run.folds = folds * gemm.batch;
+  run.cycles = run.folds * per_fold - 1;
+  run.mapping_efficiency = static_cast<double>(mapped) / static_cast<double>(folds * h * w);
+  run.utilization = static_cast<double>(gemm.macs()) / (static_cast<double>(run.cycles) * static_cast<double>(h * w));
+  return run;
+}
+
+}  // namespace dse
