@@ -5,6 +5,7 @@
 #include "cli/kernel_validation.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "sim/gpu/kernel_calibration_io.h"
 #include "models/base/csv_table.h"
 #include "models/transforms/fusion.h"
 #include "models/zoo/zoo.h"
@@ -19,6 +20,7 @@ struct ValidateOptions {
   bool fit = false;
   bool leave_one_out = false;
   std::string predictions_file;
+  std::string save_calibration;
   OutputMode mode;
 };
 
@@ -66,6 +68,13 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.mode.quiet)
     print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
 
+  if (!options.save_calibration.empty()) {
+    std::vector<std::string> fitted_on;
+    for (const auto& [name, device] : devices) fitted_on.push_back(name);
+    write_file_atomically(options.save_calibration,
+                          kernel_calibration_yaml(calibration, fitted_on,
+                                                  options.fit ? "dse validate kernels --fit" : "dse defaults"));
+  }
   if (!options.predictions_file.empty()) {
     std::string csv = "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct\n";
     for (const auto& [name, device] : devices) {
@@ -176,6 +185,9 @@ Subcommand add_validate_command(CLI::App& app) {
   kernels->add_flag("--fit", options->fit, "Fit the calibration parameters to all rows first");
   kernels->add_flag("--leave-one-out", options->leave_one_out,
                     "Also fit on all GPUs but one and predict that one, for each GPU");
+  kernels->add_option("--save-calibration", options->save_calibration,
+                      "Write the calibration used (fitted with --fit) for device.calibration")
+      ->type_name("FILE.yaml");
   kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
       ->type_name("FILE.csv");
   add_output_flags(*kernels, options->mode, true);

@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/base/registry.h"
 #include "models/graph.h"
 #include "sim/gpu/gpu_spec.h"
+#include "sim/gpu/kernel_timer.h"
 
 namespace dse {
 
@@ -35,7 +37,10 @@ class GpuTimingModel {
  public:
   static constexpr const char* family_name = "gpu_timing";
   static constexpr const char* family_description = "How a GPU op's duration is computed";
-  using Factory = std::function<std::unique_ptr<GpuTimingModel>(const GpuSpec&)>;
+  // A model is made for one GPU, with the calibration file the experiment names (if any; models
+  // without calibrated parameters ignore it) and that file's path for calibration().
+  using Factory = std::function<std::unique_ptr<GpuTimingModel>(const GpuSpec&, const std::optional<KernelCalibration>&,
+                                                                const std::string& calibration_file)>;
 
   virtual ~GpuTimingModel() = default;
   // The kernels `op` (of `graph`: lowering needs its tensors) launches, in order; none for a view.

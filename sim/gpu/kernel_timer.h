@@ -11,7 +11,8 @@
 
 namespace dse {
 
-// The parameters a calibration carries (hwcal writes them; `device.calibration` will load them).
+// The parameters a calibration carries (`dse validate kernels --fit --save-calibration` writes
+// them; `device: {calibration: FILE}` loads them, see kernel_calibration_io.h).
 // Defaults: the fit to all NeuSight rows (linear, bmm, layer norm, softmax on P4, P100, V100, T4,
 // A100 PCIe 40GB, L4), reproduced by `scripts/update_validation_doc.sh` (docs/validation.md).
 // vector_efficiency is not identifiable from those rows (their vector kernels are memory-bound)

@@ -13,7 +13,9 @@ namespace {
 
 class KernelTimingModel final : public GpuTimingModel {
  public:
-  explicit KernelTimingModel(const GpuSpec& spec) : timer_(spec, KernelCalibration{}) {}
+  KernelTimingModel(const GpuSpec& spec, const std::optional<KernelCalibration>& calibration, const std::string& file)
+      : timer_(spec, calibration.value_or(KernelCalibration{})),
+        source_(calibration ? "calibrated (" + file + ")" : "default calibration (fitted to NeuSight FP32 kernels)") {}
 
   std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const override {
     std::vector<KernelWork> out;
@@ -32,11 +34,12 @@ class KernelTimingModel final : public GpuTimingModel {
     return timer_.spec().dram_bandwidth_gbps * 1e9 * timer_.calibration().memory_efficiency;
   }
 
-  std::string calibration() const override { return "default calibration (fitted to NeuSight FP32 kernels)"; }
+  std::string calibration() const override { return source_; }
 
  private:
   KernelTimer timer_;
   mutable GemmLoweringCache cache_;
+  std::string source_;
 };
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace {
 
 class Roofline final : public GpuTimingModel {
  public:
-  explicit Roofline(const GpuSpec& spec) : spec_(spec) {}
+  Roofline(const GpuSpec& spec, const std::optional<KernelCalibration>&, const std::string&) : spec_(spec) {}
 
   std::vector<KernelWork> kernels(const Graph&, const Op& op) const override {
     const std::int64_t bytes = op.cost.bytes_read + op.cost.bytes_written;

@@ -4,6 +4,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_timing_model.h"
+#include "sim/gpu/kernel_calibration_io.h"
 #include "sim/run/model_source.h"
 
 namespace dse {
@@ -39,8 +40,13 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file));
 
   const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200}");
-  device.expect_map("the hardware: gpu, timing_model");
+  device.expect_map("the hardware: gpu, timing_model, calibration");
   const std::string gpu_file = find_gpu_file(device, config_file);
+  if (const ConfigNode* file = device.find("calibration")) {
+    experiment.calibration_file = resolve_config_path(config_file, file->as<std::string>());
+    if (!config_file_exists(experiment.calibration_file))
+      file->fail("expected an existing calibration file, found no file '" + experiment.calibration_file + "'");
+  }
   experiment.timing_model =
       device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("roofline");
   if (const ConfigNode* schedule = root.find("schedule")) {
@@ -56,7 +62,12 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
 
   experiment.hardware_files.push_back({gpu_file, read_config_bytes(gpu_file)});
   experiment.gpu = read_gpu_spec(load_config_file(gpu_file));
-  experiment.timing = GpuTimingRegistry::instance().find(experiment.timing_model)->factory(experiment.gpu);
+  if (!experiment.calibration_file.empty()) {
+    experiment.hardware_files.push_back({experiment.calibration_file, read_config_bytes(experiment.calibration_file)});
+    experiment.calibration = read_kernel_calibration(load_config_file(experiment.calibration_file));
+  }
+  experiment.timing = GpuTimingRegistry::instance().find(experiment.timing_model)->factory(
+      experiment.gpu, experiment.calibration, experiment.calibration_file);
   experiment.resolved_yaml = to_yaml(root);
   return experiment;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Experiment {
   // Built once from gpu + timing_model by read_experiment (its caches then serve every run).
   std::shared_ptr<const GpuTimingModel> timing;
   std::string schedule = "single_stream";  // or "stream_per_model"
+  std::optional<KernelCalibration> calibration;  // device.calibration, if given
+  std::string calibration_file;
   std::vector<HardwareFile> hardware_files;
   std::string output_path;   // HDF5 result file; "" = none
   std::string resolved_yaml;  // the config after includes and overrides

@@ -20,7 +20,7 @@ RunResult run_experiment(const Experiment& experiment) {
   if (!timing) {  // an Experiment assembled in code rather than read
     const auto* entry = GpuTimingRegistry::instance().find(experiment.timing_model);
     if (!entry) throw std::logic_error("timing model '" + experiment.timing_model + "' not registered");
-    timing = entry->factory(experiment.gpu);
+    timing = entry->factory(experiment.gpu, experiment.calibration, experiment.calibration_file);
   }
 
   RunResult result;

@@ -17,7 +17,7 @@ GpuSpec toy_gpu() {
 }
 
 std::unique_ptr<GpuTimingModel> roofline(const GpuSpec& spec) {
-  return GpuTimingRegistry::instance().find("roofline")->factory(spec);
+  return GpuTimingRegistry::instance().find("roofline")->factory(spec, std::nullopt, "");
 }
 
 }  // namespace

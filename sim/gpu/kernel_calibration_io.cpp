@@ -1,0 +1,53 @@
+#include "sim/gpu/kernel_calibration_io.h"
+
+#include <fmt/format.h>
+
+namespace dse {
+namespace {
+
+// Every parameter with its valid range, in one table for reading and writing.
+struct Field {
+  const char* name;
+  double KernelCalibration::*member;
+  double low, high;
+};
+constexpr Field kFields[] = {
+    {"gemm_efficiency", &KernelCalibration::gemm_efficiency, 0.01, 1.0},
+    {"gemm_block_overhead_cycles", &KernelCalibration::gemm_block_overhead_cycles, 0, 1e7},
+    {"vector_efficiency", &KernelCalibration::vector_efficiency, 0.01, 1.0},
+    {"memory_efficiency", &KernelCalibration::memory_efficiency, 0.01, 1.0},
+    {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
+    {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
+    {"watts_per_lane_ghz", &KernelCalibration::watts_per_lane_ghz, 1e-6, 10},
+    {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},
+};
+
+}  // namespace
+
+KernelCalibration read_kernel_calibration(const ConfigNode& root) {
+  root.expect_map("a kernel calibration: calibration, fitted_on, source, parameters");
+  root.param<std::string>("calibration").one_of({"kernel_timer"}, "a calibration kind").required();
+  if (const ConfigNode* fitted = root.find("fitted_on"))
+    for (const auto& item : fitted->items()) item.as<std::string>();
+  root.param<std::string>("source").with_default("");
+  const ConfigNode& parameters = root.at("parameters", "the fitted parameters");
+  parameters.expect_map("parameter: value");
+  KernelCalibration calibration;
+  for (const auto& field : kFields) {
+    if (const auto value = parameters.param<double>(field.name).in_range(field.low, field.high).optional())
+      calibration.*field.member = *value;
+  }
+  root.check_unknown_keys();
+  return calibration;
+}
+
+std::string kernel_calibration_yaml(const KernelCalibration& calibration, const std::vector<std::string>& fitted_on,
+                                    const std::string& source) {
+  std::string yaml = "calibration: kernel_timer\nfitted_on: [";
+  for (std::size_t i = 0; i < fitted_on.size(); ++i) yaml += (i ? ", " : "") + fitted_on[i];
+  yaml += "]\nsource: \"" + source + "\"\nparameters:\n";
+  for (const auto& field : kFields) yaml += fmt::format("  {}: {:.6g}\n", field.name, calibration.*field.member);
+  return yaml;
+}
+
+}  // namespace dse

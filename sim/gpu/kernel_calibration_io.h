@@ -1,0 +1,22 @@
+// Calibration files for the kernel timing model: what `dse validate kernels --fit --save-calibration`
+// writes and `device: {calibration: FILE}` loads.
+//
+//   calibration: kernel_timer          # which model the parameters belong to
+//   fitted_on: [t4, l4, ...]           # GPUs whose measurements were fitted
+//   source: "dse validate kernels ... --fit"
+//   parameters: {gemm_efficiency: 0.89, ...}   # KernelCalibration's fields; absent ones keep defaults
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.h"
+#include "sim/gpu/kernel_timer.h"
+
+namespace dse {
+
+KernelCalibration read_kernel_calibration(const ConfigNode& root);
+std::string kernel_calibration_yaml(const KernelCalibration& calibration, const std::vector<std::string>& fitted_on,
+                                    const std::string& source);
+
+}  // namespace dse

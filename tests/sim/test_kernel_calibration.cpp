@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/gpu/kernel_calibration_io.h"
+#include "sim/output/atomic_file.h"
+#include "sim/run/gpu_simulation.h"
+
+namespace dse {
+
+TEST(KernelCalibration, RoundTripsThroughItsFile) {
+  KernelCalibration fitted;
+  fitted.gemm_efficiency = 0.75;
+  fitted.launch_overhead_us = 7.5;
+  const std::string text = kernel_calibration_yaml(fitted, {"t4", "l4"}, "a test");
+  const KernelCalibration back = read_kernel_calibration(load_config_text(text, "cal.yaml"));
+  EXPECT_DOUBLE_EQ(back.gemm_efficiency, 0.75);
+  EXPECT_DOUBLE_EQ(back.launch_overhead_us, 7.5);
+  EXPECT_DOUBLE_EQ(back.memory_efficiency, KernelCalibration{}.memory_efficiency);
+  EXPECT_THROW(read_kernel_calibration(load_config_text("calibration: kernel_timer\nparameters: {gemm_eficiency: 0.5}\n", "c.yaml")),
+               ConfigError);
+}
+
+TEST(KernelCalibration, AnExperimentLoadsItAndSaysSo) {
+  const auto path = std::filesystem::temp_directory_path() / "dse_test_calibration.yaml";
+  KernelCalibration slow;
+  slow.gemm_efficiency = 0.2;  // a quarter of the default: GEMM-bound work takes longer
+  write_file_atomically(path.string(), kernel_calibration_yaml(slow, {"t4"}, "a test"));
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  const auto run = [&](bool calibrated) {
+    ConfigNode config = load_config_file(file);
+    std::vector<std::string> overrides{"device.gpu=t4", "device.timing_model=kernel", "output="};
+    if (calibrated) overrides.push_back("device.calibration=" + path.string());
+    apply_overrides(config, overrides);
+    return run_experiment(read_experiment(config, file));
+  };
+  const RunResult calibrated = run(true), defaults = run(false);
+  EXPECT_EQ(calibrated.calibration, "calibrated (" + path.string() + ")");
+  EXPECT_GT(calibrated.makespan_ps, defaults.makespan_ps);
+  std::filesystem::remove(path);
+}
+
+}  // namespace dse
