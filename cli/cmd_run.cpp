@@ -1,6 +1,17 @@
-// `dse run [CONFIG]`: simulate what the experiment config describes; write its result file.
+// `dse run [CONFIG]`: simulate what the experiment config describes, or search its `search:` space;
+// write its result file.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
 #include "cli/command.h"
+#include "cli/progress_bar.h"
 #include "cli/run_report.h"
+#include "models/base/errors.h"
+#include "search/search_output.h"
+#include "search/search_run.h"
+#include "sim/output/atomic_file.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/embedded_files.h"
 #include "sim/config/overrides.h"
@@ -16,8 +27,77 @@ struct RunOptions {
   std::string config_file;
   std::vector<std::string> overrides;
   std::string trace_file;
+  bool resume = false;
+  int threads = 0;
   OutputMode mode;
 };
+
+// "results/x.h5" -> "results/x" + suffix
+std::string sibling(const std::string& output, const std::string& suffix) {
+  const auto dot = output.rfind('.');
+  const auto slash = output.rfind('/');
+  const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
+  return stem + suffix;
+}
+
+int run_search_experiment(const RunOptions& options, const ConfigNode& config, const std::string& config_file) {
+  ConfigNode base = config;
+  base.erase("search");
+  const SearchSettings settings = read_search_settings(*config.find("search"));
+  const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
+  if (!options.trace_file.empty()) throw UserError("--trace: a search has no single timeline; run its best config instead");
+  const std::string& output = check.output_path;
+  if (options.resume && output.empty()) throw UserError("--resume: the experiment has no output, so no journal to resume");
+  SearchRunOptions run_options;
+  run_options.journal_path = output.empty() ? "" : sibling(output, ".journal.jsonl");
+  run_options.resume = options.resume;
+  run_options.threads = options.threads;
+  ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
+  run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
+    bar.update(static_cast<std::size_t>(done),
+               best ? fmt::format("best {} {:.6g}", settings.objective_metric, best->metrics.at(settings.objective_metric))
+                    : std::string("no feasible trial yet"));
+  };
+  if (!run_options.journal_path.empty()) {
+    AtomicFile probe(run_options.journal_path);  // creates the folder, checks the path
+  }
+  const SearchOutcome outcome = run_search(base, config_file, settings, run_options);
+  bar.finish();
+
+  std::string best_path;
+  if (outcome.best && !output.empty()) {
+    best_path = sibling(output, ".best.yaml");
+    // The best config writes its own result file, not over the search's.
+    ConfigNode best_base = base;
+    apply_override(best_base, "output=" + sibling(output, ".best.h5"), 1);
+    write_file_atomically(best_path, best_config_yaml(best_base, settings, *outcome.best));
+  }
+  if (!output.empty()) write_search_hdf5(output, to_yaml(config), config_file, settings, outcome);
+
+  if (!options.mode.quiet) {
+    std::FILE* out = options.mode.human();
+    std::vector<const TrialResult*> ranked;
+    for (const auto& r : outcome.trials)
+      if (r.objective) ranked.push_back(&r);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const TrialResult* a, const TrialResult* b) { return *a->objective > *b->objective; });
+    fmt::print(out, "{} trials ({} simulated now), {} {}; best first:\n", outcome.trials.size(), outcome.evaluated,
+               settings.maximize ? "maximize" : "minimize", settings.objective_metric);
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, ranked.size()); ++i) {
+      std::string values;
+      for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
+        values += fmt::format("{}{}={}", p ? " " : "", settings.space.parameters[p].key, ranked[i]->trial.values[p]);
+      fmt::print(out, "  #{:<5} {} = {:<12.6g} {}\n", ranked[i]->trial.id, settings.objective_metric,
+                 ranked[i]->metrics.at(settings.objective_metric), values);
+    }
+    std::map<std::string, int> counts;
+    for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
+    for (const auto& [status, count] : counts) fmt::print(out, "  {}: {}\n", status, count);
+    if (!best_path.empty()) fmt::print(out, "best config       {}  (dse run {})\n", best_path, best_path);
+    if (!output.empty()) fmt::print(out, "output            {}\n", output);
+  }
+  if (options.mode.json) options.mode.print_json(search_summary_json(settings, outcome, best_path));
+  return 0;
+}
 
 int run(const RunOptions& options) {
   const std::string config_file = options.config_file.empty()
@@ -25,6 +105,8 @@ int run(const RunOptions& options) {
                                       : options.config_file;
   ConfigNode config = load_config_file(config_file);
   apply_overrides(config, options.overrides);
+  if (config.is_map() && config.peek("search")) return run_search_experiment(options, config, config_file);
+  if (options.resume) throw UserError("--resume: the experiment has no search block to resume");
   const Experiment experiment = read_experiment(config, config_file);
   const RunResult result = run_experiment(experiment);
 
@@ -56,6 +138,9 @@ Subcommand add_run_command(CLI::App& app) {
       ->allow_extra_args(false);  // one value per -p, so a config path after it stays positional
   command->add_option("--trace", options->trace_file, "Write the simulated timeline as a Chrome trace JSON")
       ->type_name("FILE");
+  command->add_flag("--resume", options->resume, "Continue an interrupted search from its journal (OUTPUT.journal.jsonl)");
+  command->add_option("--threads", options->threads, "TBB worker threads for searches (default: all cores)")
+      ->check(CLI::Range(1, 4096));
   add_output_flags(*command, options->mode, true);
   return {command, [options] { return run(*options); }};
 }

@@ -188,6 +188,10 @@ ConfigNode* ConfigNode::mutable_child(std::string_view key) {
   return nullptr;
 }
 
+void ConfigNode::erase(std::string_view key) {
+  std::erase_if(entries_, [key](const Entry& entry) { return entry.key == key; });
+}
+
 ConfigNode* ConfigNode::mutable_item(std::size_t index) {
   return index < items_.size() ? &items_[index] : nullptr;
 }

@@ -98,6 +98,8 @@ class ConfigNode {
   ConfigNode& set(const std::string& key, ConfigNode child, SourceMark key_mark);
   ConfigNode& append(ConfigNode child);
   ConfigNode* mutable_child(std::string_view key);
+  // Removes `key` from a map (nothing if absent).
+  void erase(std::string_view key);
   ConfigNode* mutable_item(std::size_t index);
   // Re-roots the key paths of this subtree at `path`.
   void set_path(const std::string& path);

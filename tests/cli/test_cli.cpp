@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
@@ -132,6 +133,53 @@ TEST(Cli, ScaleSimPrintsScaleSimsCycles) {
   EXPECT_EQ(json["total_cycles"], 7581 + 12949 + 15965 + 24835 + 12417);  // SCALE-Sim's COMPUTE_REPORT
   EXPECT_EQ(json["layers"][0]["name"], "Conv1");
   EXPECT_EQ(run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "gpt2.csv -i conv").exit_code, 2);
+}
+
+TEST(Cli, KilledSearchResumesToTheSameResult) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_kill_resume_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto write_experiment = [&](const std::string& name) {
+    const fs::path path = dir / (name + ".yaml");
+    std::ofstream(path) << "name: " << name << "\nworkload:\n  models:\n    - {name: resnet50, batch: 8, dtype: fp16}\n"
+                        << "device: {gpu: t4, timing_model: kernel}\noutput: " << (dir / (name + ".h5")).string() << "\n"
+                        << "search:\n  space:\n    workload.models[0].batch: {int: [1, 256]}\n"
+                        << "    device.gpu: {choice: [t4, l4, a10, a100_pcie_40gb, h100_sxm, v100_pcie]}\n"
+                        << "  objective: {maximize: throughput_per_s}\n  constraints: {latency_ms: {le: 20}}\n"
+                        << "  strategy: {name: random, trials: 4000, batch: 16, seed: 3}\n";
+    return path.string();
+  };
+  const std::string killed = write_experiment("killed"), whole = write_experiment("whole");
+  // kill -9 part way, then resume.
+  run_dse("run " + killed + " -q & pid=$!; sleep 0.25; kill -9 $pid; wait $pid");
+  std::ifstream journal(dir / "killed.journal.jsonl");
+  const auto lines_before = std::count(std::istreambuf_iterator<char>(journal), std::istreambuf_iterator<char>(), '\n');
+  const CliResult resumed = run_dse("run " + killed + " --resume --json -q");
+  const CliResult uninterrupted = run_dse("run " + whole + " --json -q");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  ASSERT_EQ(uninterrupted.exit_code, 0) << uninterrupted.err;
+  auto a = nlohmann::json::parse(resumed.out), b = nlohmann::json::parse(uninterrupted.out);
+  EXPECT_EQ(a["best"], b["best"]);
+  EXPECT_EQ(a["trials"], 4000);
+  EXPECT_EQ(a["status_counts"], b["status_counts"]);
+  // Every trial is in the journal once: none lost, none run twice.
+  std::ifstream full(dir / "killed.journal.jsonl");
+  std::set<std::int64_t> ids;
+  std::string line;
+  std::getline(full, line);  // header
+  std::size_t rows = 0;
+  while (std::getline(full, line)) {
+    const auto json = nlohmann::json::parse(line, nullptr, false);
+    if (json.is_discarded()) continue;  // the line the kill cut short, if any
+    ids.insert(json["id"].get<std::int64_t>());
+    ++rows;
+  }
+  EXPECT_EQ(ids.size(), 4000u);
+  EXPECT_EQ(rows, 4000u);
+  EXPECT_GT(lines_before, 1);     // the kill left some work done ...
+  EXPECT_LT(lines_before, 4001);  // ... and some undone
+  EXPECT_EQ(a["evaluated_this_run"].get<std::int64_t>() + static_cast<std::int64_t>(lines_before) - 1, 4000)
+      << "lines before the resume: " << lines_before;
+  fs::remove_all(dir);
 }
 
 TEST(Cli, EverySubcommandHasHelpAndJson) {

@@ -1,0 +1,87 @@
+#include "search/search_output.h"
+
+#include <cmath>
+#include <map>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/output/hdf5_file.h"
+
+namespace dse {
+
+std::string best_config_yaml(const ConfigNode& base, const SearchSettings& settings, const TrialResult& best) {
+  ConfigNode config = base;
+  apply_overrides(config, trial_overrides(settings.space, best.trial));
+  return to_yaml(config);
+}
+
+void write_search_hdf5(const std::string& path, const std::string& config_yaml, const std::string& config_file,
+                       const SearchSettings& settings, const SearchOutcome& outcome) {
+  Hdf5File file(path);
+  file.string("/config", config_yaml);
+  write_meta(file, config_file, "", {}, {});
+  file.group("/trials");
+  std::vector<std::int64_t> ids;
+  std::vector<std::string> statuses, messages;
+  std::vector<double> objectives;
+  std::map<std::string, std::vector<double>> metrics;
+  for (const auto& r : outcome.trials)
+    for (const auto& [name, value] : r.metrics) metrics[name];
+  for (const auto& r : outcome.trials) {
+    ids.push_back(r.trial.id);
+    statuses.push_back(trial_status_name(r.status));
+    messages.push_back(r.message);
+    objectives.push_back(r.objective ? (settings.maximize ? *r.objective : -*r.objective) : std::nan(""));
+    for (auto& [name, column] : metrics) {
+      const auto it = r.metrics.find(name);
+      column.push_back(it == r.metrics.end() ? std::nan("") : it->second);
+    }
+  }
+  file.integers("/trials/id", ids);
+  file.strings("/trials/status", statuses);
+  file.strings("/trials/message", messages);
+  file.doubles("/trials/objective", objectives);
+  file.group("/trials/parameters");
+  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p) {
+    std::vector<std::string> values;
+    for (const auto& r : outcome.trials) values.push_back(r.trial.values[p]);
+    file.strings("/trials/parameters/" + settings.space.parameters[p].key, values);
+  }
+  file.group("/trials/metrics");
+  for (const auto& [name, column] : metrics) file.doubles("/trials/metrics/" + name, column);
+  if (outcome.best) {
+    file.group("/best");
+    file.integers("/best/trial", {outcome.best->trial.id});
+    file.number("/best/objective", settings.maximize ? *outcome.best->objective : -*outcome.best->objective);
+  }
+  file.commit();
+}
+
+nlohmann::json search_summary_json(const SearchSettings& settings, const SearchOutcome& outcome,
+                                   const std::string& best_config_path) {
+  std::map<std::string, std::int64_t> counts;
+  for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
+  nlohmann::json best = nullptr;
+  if (outcome.best) {
+    nlohmann::json values = nlohmann::json::object();
+    for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
+      values[settings.space.parameters[p].key] = outcome.best->trial.values[p];
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const auto& [name, value] : outcome.best->metrics) metrics[name] = value;
+    best = {{"trial", outcome.best->trial.id},
+            {"values", values},
+            {"metrics", metrics},
+            {settings.objective_metric, outcome.best->metrics.at(settings.objective_metric)}};
+  }
+  return {{"objective", {{settings.maximize ? "maximize" : "minimize", settings.objective_metric}}},
+          {"strategy", settings.strategy},
+          {"best", best},
+          {"trials", outcome.trials.size()},
+          {"status_counts", counts},
+          {"pareto", outcome.best ? nlohmann::json::array({best}) : nlohmann::json::array()},
+          {"evaluated_this_run", outcome.evaluated},
+          {"evaluations_per_s", outcome.wall_s > 0 ? static_cast<double>(outcome.evaluated) / outcome.wall_s : 0.0},
+          {"best_config", best_config_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(best_config_path)}};
+}
+
+}  // namespace dse

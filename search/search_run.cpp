@@ -1,0 +1,197 @@
+#include "search/search_run.h"
+
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "models/base/errors.h"
+#include "search/trial.h"
+#include "sim/config/config_loader.h"
+
+namespace dse {
+
+SearchSettings read_search_settings(const ConfigNode& search) {
+  search.expect_map("a search: space, objective, constraints, strategy");
+  SearchSettings settings;
+  settings.space = read_search_space(search.at("space", "the parameters to search"));
+  const ConfigNode& objective = search.at("objective", "{maximize: METRIC} or {minimize: METRIC}");
+  objective.expect_map("{maximize: METRIC} or {minimize: METRIC}");
+  const auto maximize = objective.param<std::string>("maximize").optional();
+  const auto minimize = objective.param<std::string>("minimize").optional();
+  if (maximize.has_value() == minimize.has_value())
+    objective.fail("expected exactly one of maximize or minimize, found " + std::string(maximize ? "both" : "neither"));
+  settings.maximize = maximize.has_value();
+  settings.objective_metric = maximize ? *maximize : *minimize;
+  if (const ConfigNode* constraints = search.find("constraints")) {
+    constraints->expect_map("metric: {le | lt | ge | gt: bound}");
+    for (const auto& metric : constraints->keys()) {
+      const ConfigNode& bound = *constraints->find(metric);
+      bound.expect_map("{le | lt | ge | gt: bound}");
+      for (const char* relation : {"le", "lt", "ge", "gt"}) {
+        if (const auto value = bound.param<double>(relation).optional()) settings.constraints.push_back({metric, relation, *value});
+      }
+    }
+  }
+  const ConfigNode& strategy = search.at("strategy", "{name, trials, batch, seed}");
+  strategy.expect_map("the strategy: name, trials, batch, seed");
+  settings.strategy = strategy.param<std::string>("name").one_of(StrategyRegistry::instance().names(), "a strategy").required();
+  settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
+  settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
+  settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
+  search.check_unknown_keys();
+  settings.description = to_yaml(search);
+  return settings;
+}
+
+std::vector<std::string> trial_overrides(const SearchSpace& space, const Trial& trial) {
+  std::vector<std::string> out;
+  for (std::size_t p = 0; p < space.parameters.size(); ++p) out.push_back(space.parameters[p].key + "=" + trial.values[p]);
+  return out;
+}
+
+namespace {
+
+TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
+                     const Trial& trial) {
+  TrialResult result{trial, TrialStatus::ok, {}, std::nullopt, ""};
+  try {
+    result.metrics = run_trial(base, config_file, trial_overrides(settings.space, trial));
+  } catch (const UserError& error) {
+    result.status = TrialStatus::failed;
+    result.message = error.what();
+    return result;
+  }
+  const auto metric = result.metrics.find(settings.objective_metric);
+  if (metric == result.metrics.end()) {
+    result.status = TrialStatus::failed;
+    result.message = "the run reported no metric '" + settings.objective_metric + "'";
+    return result;
+  }
+  for (const auto& c : settings.constraints) {
+    const auto value = result.metrics.find(c.metric);
+    const bool met = value != result.metrics.end() &&
+                     ((c.relation == "le" && value->second <= c.bound) || (c.relation == "lt" && value->second < c.bound) ||
+                      (c.relation == "ge" && value->second >= c.bound) || (c.relation == "gt" && value->second > c.bound));
+    if (!met) {
+      result.status = TrialStatus::infeasible;
+      result.message = c.metric + " " + c.relation + " " + std::to_string(c.bound) + " not met";
+      return result;
+    }
+  }
+  result.objective = settings.maximize ? metric->second : -metric->second;
+  return result;
+}
+
+nlohmann::json result_json(const TrialResult& r, double wall_s) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const auto& [name, value] : r.metrics) metrics[name] = value;
+  return {{"id", r.trial.id},          {"values", r.trial.values}, {"status", trial_status_name(r.status)},
+          {"metrics", metrics},        {"message", r.message},     {"wall_s", wall_s},
+          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)}};
+}
+
+TrialStatus status_from(const std::string& name) {
+  for (const auto status : {TrialStatus::ok, TrialStatus::infeasible, TrialStatus::failed, TrialStatus::timeout})
+    if (trial_status_name(status) == name) return status;
+  return TrialStatus::failed;
+}
+
+// Trials already in the journal, by id; UserError if it belongs to another search.
+std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const std::string& description) {
+  std::map<std::int64_t, TrialResult> done;
+  std::ifstream in(path);
+  if (!in) return done;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto json = nlohmann::json::parse(line, nullptr, false);
+    if (json.is_discarded()) continue;  // a line cut short by a kill
+    if (number == 1) {
+      if (json.value("search", std::string()) != description)
+        throw UserError(path + ":1: expected the journal of this search, found one of a different search (delete it or "
+                        "drop --resume)");
+      continue;
+    }
+    TrialResult r;
+    r.trial.id = json.at("id").get<std::int64_t>();
+    r.trial.values = json.at("values").get<std::vector<std::string>>();
+    r.status = status_from(json.at("status").get<std::string>());
+    for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
+    r.message = json.at("message").get<std::string>();
+    if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
+    done[r.trial.id] = r;
+  }
+  return done;
+}
+
+}  // namespace
+
+SearchOutcome run_search(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
+                         const SearchRunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<tbb::global_control> threads;
+  if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
+
+  std::map<std::int64_t, TrialResult> journaled;
+  if (options.resume && !options.journal_path.empty()) journaled = read_journal(options.journal_path, settings.description);
+  std::FILE* journal = nullptr;
+  if (!options.journal_path.empty()) {
+    const bool append = options.resume && !journaled.empty();
+    journal = std::fopen(options.journal_path.c_str(), append ? "a" : "w");
+    if (!journal) throw UserError(options.journal_path + ": cannot write the search journal");
+    if (!append) {
+      const std::string header = nlohmann::json{{"search", settings.description}}.dump() + "\n";
+      std::fputs(header.c_str(), journal);
+      std::fflush(journal);
+    }
+  }
+  std::mutex journal_mutex;
+
+  auto strategy = StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options);
+  SearchOutcome outcome;
+  const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
+    return a.objective && (!b || *a.objective > *b->objective);
+  };
+  for (;;) {
+    const std::vector<Trial> batch = strategy->propose(settings.batch);
+    if (batch.empty()) break;
+    std::vector<TrialResult> results(batch.size());
+    std::atomic<std::int64_t> evaluated{0};
+    tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t i) {
+      if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values) {
+        results[i] = it->second;
+        return;
+      }
+      const auto trial_start = std::chrono::steady_clock::now();
+      results[i] = evaluate(base, config_file, settings, batch[i]);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count();
+      if (journal) {
+        const std::string line = result_json(results[i], wall).dump() + "\n";
+        const std::lock_guard lock(journal_mutex);
+        std::fputs(line.c_str(), journal);
+        std::fflush(journal);
+      }
+      ++evaluated;
+    });
+    outcome.evaluated += evaluated.load();
+    for (const auto& r : results) {
+      strategy->report(r);
+      if (better(r, outcome.best)) outcome.best = r;
+      outcome.trials.push_back(r);
+    }
+    if (options.progress) options.progress(static_cast<std::int64_t>(outcome.trials.size()), settings.options.trials, outcome.best);
+  }
+  if (journal) std::fclose(journal);
+  outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace dse

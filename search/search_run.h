@@ -1,0 +1,68 @@
+// A search as the experiment YAML's `search:` block describes it, run against the simulator:
+//
+//   search:
+//     space: {workload.models[0].batch: {pow2: [1, 256]}, device.gpu: {choice: [t4, l4]}}
+//     objective: {maximize: throughput_per_s}        # or {minimize: latency_ms}
+//     constraints: {latency_ms: {le: 5}}             # le, lt, ge, gt per metric
+//     strategy: {name: random, trials: 200, batch: 8, seed: 1}
+//
+// Each trial is the experiment with the trial's values as `-p KEY=VALUE` overrides (search/trial.h).
+// Batches of trials run in parallel on TBB; results are reported to the strategy in trial-id order,
+// so the outcome is the same for any thread count. Every finished trial is appended to a journal
+// (JSON lines, flushed at once); a rerun with `resume` takes the journal's trials instead of
+// evaluating them again, so a killed search continues where it stopped and ends the same.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "search/space.h"
+#include "search/strategy.h"
+#include "sim/config/config_node.h"
+
+namespace dse {
+
+struct SearchConstraint {
+  std::string metric;
+  std::string relation;  // le, lt, ge, gt
+  double bound = 0;
+};
+
+struct SearchSettings {
+  SearchSpace space;
+  std::string objective_metric;
+  bool maximize = true;
+  std::vector<SearchConstraint> constraints;
+  std::string strategy = "random";
+  StrategyOptions options;
+  std::int64_t batch = 8;
+  std::string description;  // the search block as YAML: a journal belongs to exactly one search
+};
+
+SearchSettings read_search_settings(const ConfigNode& search);
+
+struct SearchRunOptions {
+  std::string journal_path;  // "" = no journal
+  bool resume = false;
+  int threads = 0;           // 0 = TBB's default (all cores)
+  std::function<void(std::int64_t done, std::int64_t total, const std::optional<TrialResult>& best)> progress;
+};
+
+struct SearchOutcome {
+  std::vector<TrialResult> trials;  // in id order
+  std::optional<TrialResult> best;  // the ok trial with the best objective (lowest id on ties)
+  std::int64_t evaluated = 0;       // trials simulated in this run (the rest came from the journal)
+  double wall_s = 0;
+};
+
+// `base` is the experiment without its search block.
+SearchOutcome run_search(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
+                         const SearchRunOptions& options);
+
+// The overrides of a trial ("key=value" for each parameter).
+std::vector<std::string> trial_overrides(const SearchSpace& space, const Trial& trial);
+
+}  // namespace dse

@@ -1,0 +1,126 @@
+#include "search/space.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <tuple>
+
+namespace dse {
+namespace {
+
+std::string number_text(double value) {
+  std::ostringstream out;
+  out.precision(10);
+  out << value;
+  return out.str();
+}
+
+std::int64_t int_levels(double low, double high, double step) {
+  return static_cast<std::int64_t>(std::floor((high - low) / step)) + 1;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> SearchParameter::levels() const {
+  switch (kind) {
+    case Kind::integer: return int_levels(low, high, step);
+    case Kind::pow2: return static_cast<std::int64_t>(std::log2(high) - std::log2(low)) + 1;
+    case Kind::choice: return static_cast<std::int64_t>(choices.size());
+    case Kind::boolean: return 2;
+    default: return std::nullopt;
+  }
+}
+
+std::string SearchParameter::level(std::int64_t i) const {
+  switch (kind) {
+    case Kind::integer: return std::to_string(static_cast<std::int64_t>(low + static_cast<double>(i) * step));
+    case Kind::pow2: return std::to_string(static_cast<std::int64_t>(low) << i);
+    case Kind::choice: return choices.at(static_cast<std::size_t>(i));
+    case Kind::boolean: return i ? "true" : "false";
+    default: return number_text(low);
+  }
+}
+
+std::string SearchParameter::sample(double u) const {
+  switch (kind) {
+    case Kind::real: return number_text(low + u * (high - low));
+    case Kind::log_real: return number_text(std::exp(std::log(low) + u * (std::log(high) - std::log(low))));
+    default: {
+      const std::int64_t n = *levels();
+      return level(std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(u * static_cast<double>(n))));
+    }
+  }
+}
+
+std::optional<std::int64_t> SearchSpace::grid_size() const {
+  std::int64_t size = 1;
+  for (const auto& p : parameters) {
+    const auto n = p.levels();
+    if (!n) return std::nullopt;
+    if (size > std::numeric_limits<std::int64_t>::max() / *n) return std::numeric_limits<std::int64_t>::max();
+    size *= *n;
+  }
+  return size;
+}
+
+SearchSpace read_search_space(const ConfigNode& space) {
+  space.expect_map("config key: {int | pow2 | float | log_float | choice | bool: ...}");
+  SearchSpace out;
+  for (const auto& key : space.keys()) {
+    const ConfigNode& spec = *space.find(key);
+    spec.expect_map("one of {int: [lo, hi]}, {pow2: [lo, hi]}, {float: [lo, hi]}, {log_float: [lo, hi]}, "
+                    "{choice: [...]}, {bool: true}");
+    SearchParameter p;
+    p.key = key;
+    const auto range = [&](const char* name) {
+      const auto items = spec.find(name)->items();
+      if (items.size() != 2) spec.find(name)->fail("expected [low, high], found " + std::to_string(items.size()) + " values");
+      const double low = items[0].as<double>(), high = items[1].as<double>();
+      if (!(low <= high)) spec.find(name)->fail("expected low <= high, found [" + items[0].text() + ", " + items[1].text() + "]");
+      return std::pair{low, high};
+    };
+    int kinds = 0;
+    if (spec.has("int")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::integer;
+      std::tie(p.low, p.high) = range("int");
+      p.step = spec.param<double>("step").in_range(1, 1e12).with_default(1);
+    }
+    if (spec.has("pow2")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::pow2;
+      std::tie(p.low, p.high) = range("pow2");
+      const auto is_pow2 = [](double v) { return v >= 1 && std::exp2(std::round(std::log2(v))) == v; };
+      if (!is_pow2(p.low) || !is_pow2(p.high)) spec.find("pow2")->fail("expected powers of two, found other numbers");
+    }
+    if (spec.has("float")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::real;
+      std::tie(p.low, p.high) = range("float");
+    }
+    if (spec.has("log_float")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::log_real;
+      std::tie(p.low, p.high) = range("log_float");
+      if (p.low <= 0) spec.find("log_float")->fail("expected a positive range, found a low of " + std::to_string(p.low));
+    }
+    if (spec.has("choice")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::choice;
+      for (const auto& item : spec.find("choice")->items()) p.choices.push_back(item.as<std::string>());
+      if (p.choices.empty()) spec.find("choice")->fail("expected at least one value, found none");
+    }
+    if (spec.has("bool")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::boolean;
+      spec.param<bool>("bool").required();
+    }
+    if (kinds != 1) spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool; found " + std::to_string(kinds));
+    spec.check_unknown_keys();
+    out.parameters.push_back(std::move(p));
+  }
+  if (out.parameters.empty()) space.fail("expected at least one parameter, found none");
+  return out;
+}
+
+}  // namespace dse

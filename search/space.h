@@ -1,0 +1,45 @@
+// A design space: typed parameters over any config key (search.space in the experiment YAML).
+//
+//   workload.models[0].batch: {pow2: [1, 256]}      1, 2, 4, ... 256
+//   device.gpu: {choice: [t4, l4, a100_pcie_40gb]}
+//   device.array_rows: {int: [8, 256], step: 8}
+//   device.clock_mhz: {float: [500, 2000]}          uniform
+//   device.dram_bandwidth_gbps: {log_float: [100, 4000]}
+//   schedule.fuse: {bool: true}
+// A parameter's values are YAML text, applied as `-p KEY=VALUE` overrides, so a trial replays with
+// `dse run CONFIG -p ...`. Continuous parameters have no grid; a grid over them is an error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.h"
+
+namespace dse {
+
+struct SearchParameter {
+  enum class Kind { integer, pow2, real, log_real, choice, boolean };
+  std::string key;
+  Kind kind = Kind::integer;
+  double low = 0, high = 0, step = 1;
+  std::vector<std::string> choices;  // choice: the values as YAML text
+
+  // Number of distinct values (nullopt for continuous kinds).
+  std::optional<std::int64_t> levels() const;
+  // The value at grid index `i` in [0, levels()).
+  std::string level(std::int64_t i) const;
+  // The value for a uniform draw u in [0, 1).
+  std::string sample(double u) const;
+};
+
+struct SearchSpace {
+  std::vector<SearchParameter> parameters;
+  // Product of the levels; nullopt if any parameter is continuous.
+  std::optional<std::int64_t> grid_size() const;
+};
+
+SearchSpace read_search_space(const ConfigNode& space);
+
+}  // namespace dse

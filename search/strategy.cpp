@@ -1,0 +1,28 @@
+#include "search/strategy.h"
+
+namespace dse {
+
+std::string trial_status_name(TrialStatus status) {
+  switch (status) {
+    case TrialStatus::ok: return "ok";
+    case TrialStatus::infeasible: return "infeasible";
+    case TrialStatus::failed: return "failed";
+    case TrialStatus::timeout: return "timeout";
+  }
+  return "failed";
+}
+
+double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream) {
+  // SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) over a mix of the three inputs.
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL ^ (static_cast<std::uint64_t>(trial) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL ^
+                    (stream + 1) * 0x94D049BB133111EBULL;
+  for (int round = 0; round < 2; ++round) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+  }
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+}  // namespace dse

@@ -1,0 +1,61 @@
+// Search strategies speak ask/tell: propose(n) returns up to n new trials, report() tells a trial's
+// outcome. A strategy's randomness comes from its seed and the trial id only (trial_uniform), never
+// from a global generator or the clock, so a search is the same for any thread count and resumes
+// exactly.
+//
+// Contract: trial ids are 0, 1, 2, ... in proposal order; report() is called once per proposed
+// trial, in id order within a batch; propose() returns fewer than n (possibly none) when the
+// strategy has nothing more to try.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/base/registry.h"
+#include "search/space.h"
+
+namespace dse {
+
+struct Trial {
+  std::int64_t id = 0;
+  std::vector<std::string> values;  // one per space parameter, YAML text
+};
+
+enum class TrialStatus { ok, infeasible, failed, timeout };
+std::string trial_status_name(TrialStatus status);
+
+struct TrialResult {
+  Trial trial;
+  TrialStatus status = TrialStatus::ok;
+  std::map<std::string, double> metrics;
+  std::optional<double> objective;  // set for ok trials: larger is better (minimised metrics negated)
+  std::string message;              // why a trial failed or was infeasible
+};
+
+struct StrategyOptions {
+  std::int64_t trials = 100;  // evaluation budget
+  std::uint64_t seed = 1;
+};
+
+class Strategy {
+ public:
+  static constexpr const char* family_name = "strategy";
+  static constexpr const char* family_description = "Search strategies (ask/tell)";
+  using Factory = std::function<std::unique_ptr<Strategy>(const SearchSpace&, const StrategyOptions&)>;
+
+  virtual ~Strategy() = default;
+  virtual std::vector<Trial> propose(std::int64_t n) = 0;
+  virtual void report(const TrialResult& result) = 0;
+};
+
+using StrategyRegistry = Registry<Strategy>;
+
+// A uniform number in [0, 1) that depends only on (seed, trial id, stream): SplitMix64 hashing.
+double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream);
+
+}  // namespace dse

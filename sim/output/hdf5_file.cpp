@@ -1,0 +1,138 @@
+#include "sim/output/hdf5_file.h"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <array>
+#include <ctime>
+#include <stdexcept>
+
+#include "models/base/errors.h"
+#include "sim/output/build_info.h"
+
+namespace dse {
+namespace {
+
+// Closes an HDF5 handle when it goes out of scope.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
+    if (id_ < 0) throw std::runtime_error("HDF5: cannot create " + what);
+  }
+  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5: cannot write " + what);
+}
+
+Handle string_type() {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "string type");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string type");
+  return type;
+}
+
+template <class T>
+void write_column(hid_t file, const std::string& path, hid_t memory_type, const std::vector<T>& values) {
+  const std::array<hsize_t, 1> size{values.size()};
+  const Handle space(H5Screate_simple(1, size.data(), nullptr), H5Sclose, path);
+  const Handle set(H5Dcreate2(file, path.c_str(), memory_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, path);
+  if (!values.empty()) check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : "unknown";
+}
+
+}  // namespace
+
+Hdf5File::Hdf5File(const std::string& path) : target_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr noise
+  file_ = H5Fcreate(target_.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0) throw UserError(path + ": cannot write: HDF5 cannot create " + target_.temp_path());
+}
+
+Hdf5File::~Hdf5File() {
+  if (file_ >= 0) H5Fclose(static_cast<hid_t>(file_));
+}
+
+void Hdf5File::group(const std::string& path) {
+  Handle(H5Gcreate2(static_cast<hid_t>(file_), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, path);
+}
+
+void Hdf5File::string(const std::string& path, const std::string& value) {
+  const Handle type = string_type();
+  const Handle space(H5Screate(H5S_SCALAR), H5Sclose, path);
+  const Handle set(H5Dcreate2(static_cast<hid_t>(file_), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT),
+                   H5Dclose, path);
+  const char* data = value.c_str();
+  check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), path);
+}
+
+void Hdf5File::number(const std::string& path, double value) {
+  const Handle space(H5Screate(H5S_SCALAR), H5Sclose, path);
+  const Handle set(H5Dcreate2(static_cast<hid_t>(file_), path.c_str(), H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, path);
+  check(H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), path);
+}
+
+void Hdf5File::strings(const std::string& path, const std::vector<std::string>& values) {
+  std::vector<const char*> pointers;
+  for (const auto& value : values) pointers.push_back(value.c_str());
+  const Handle type = string_type();
+  write_column(static_cast<hid_t>(file_), path, type.get(), pointers);
+}
+
+void Hdf5File::doubles(const std::string& path, const std::vector<double>& values) {
+  write_column(static_cast<hid_t>(file_), path, H5T_NATIVE_DOUBLE, values);
+}
+
+void Hdf5File::integers(const std::string& path, const std::vector<std::int64_t>& values) {
+  write_column(static_cast<hid_t>(file_), path, H5T_NATIVE_INT64, values);
+}
+
+void Hdf5File::commit() {
+  check(H5Fflush(static_cast<hid_t>(file_), H5F_SCOPE_GLOBAL), "flush");
+  H5Fclose(static_cast<hid_t>(file_));
+  file_ = -1;
+  target_.commit();
+}
+
+void write_meta(Hdf5File& file, const std::string& config_file, const std::string& calibration,
+                const std::vector<std::string>& hardware_paths, const std::vector<std::string>& hardware_contents) {
+  file.group("/meta");
+  file.string("/meta/dse_version", dse_version());
+  file.string("/meta/git_commit", dse_git_commit());
+  file.string("/meta/date_utc", utc_now());
+  file.string("/meta/host", host_name());
+  file.string("/meta/config_file", config_file);
+  file.string("/meta/calibration", calibration);
+  file.strings("/meta/hardware_files", hardware_paths);
+  file.strings("/meta/hardware_file_contents", hardware_contents);
+}
+
+}  // namespace dse

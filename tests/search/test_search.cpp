@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "search/search_run.h"
+#include "sim/config/config_loader.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kExperiment = R"(name: s
+workload:
+  models:
+    - {name: resnet18, batch: 8, dtype: fp16}
+device: {gpu: t4, timing_model: kernel}
+output: ~
+)";
+
+SearchSettings settings(const std::string& text) { return read_search_settings(load_config_text(text, "search.yaml")); }
+
+const std::string kRandom = R"(space:
+  workload.models[0].batch: {int: [1, 64]}
+  device.gpu: {choice: [t4, l4, a100_pcie_40gb, h100_sxm]}
+  workload.models[0].dtype: {choice: [fp16, fp32]}
+objective: {maximize: throughput_per_s}
+constraints: {latency_ms: {le: 8}}
+strategy: {name: random, trials: 60, batch: 7, seed: 42}
+)";
+
+SearchOutcome run(const SearchSettings& s, int threads, const std::string& journal = "", bool resume = false) {
+  SearchRunOptions options;
+  options.threads = threads;
+  options.journal_path = journal;
+  options.resume = resume;
+  return run_search(load_config_text(kExperiment, "e.yaml"), "e.yaml", s, options);
+}
+
+void expect_same(const SearchOutcome& a, const SearchOutcome& b) {
+  ASSERT_EQ(a.trials.size(), b.trials.size());
+  for (std::size_t i = 0; i < a.trials.size(); ++i) {
+    EXPECT_EQ(a.trials[i].trial.values, b.trials[i].trial.values) << i;
+    EXPECT_EQ(a.trials[i].status, b.trials[i].status) << i;
+    EXPECT_EQ(a.trials[i].metrics, b.trials[i].metrics) << i;
+  }
+  ASSERT_EQ(a.best.has_value(), b.best.has_value());
+  if (a.best) {
+    EXPECT_EQ(a.best->trial.id, b.best->trial.id);
+  }
+}
+
+}  // namespace
+
+TEST(SearchSpace, LevelsAndSamples) {
+  const SearchSpace space = read_search_space(load_config_text(
+      "a: {pow2: [1, 256]}\nb: {int: [8, 64], step: 8}\nc: {choice: [x, y]}\nd: {bool: true}\ne: {log_float: [1, 100]}\n", "s.yaml"));
+  EXPECT_EQ(*space.parameters[0].levels(), 9);
+  EXPECT_EQ(space.parameters[0].level(8), "256");
+  EXPECT_EQ(*space.parameters[1].levels(), 8);
+  EXPECT_EQ(space.parameters[1].level(7), "64");
+  EXPECT_EQ(space.parameters[2].sample(0.99), "y");
+  EXPECT_EQ(space.parameters[3].level(1), "true");
+  EXPECT_FALSE(space.grid_size().has_value());  // e is continuous
+  EXPECT_EQ(space.parameters[4].sample(0.5), "10");  // log-uniform midpoint of [1, 100]
+  EXPECT_THROW(read_search_space(load_config_text("a: {pow2: [3, 8]}\n", "s.yaml")), ConfigError);
+  EXPECT_THROW(read_search_space(load_config_text("a: {int: [1, 2], choice: [x]}\n", "s.yaml")), ConfigError);
+}
+
+TEST(SearchStrategies, GridVisitsEveryPointOnce) {
+  const SearchSettings s = settings(R"(space:
+  workload.models[0].batch: {pow2: [1, 8]}
+  device.gpu: {choice: [t4, l4, a10]}
+objective: {minimize: latency_ms}
+strategy: {name: grid, trials: 100, batch: 5}
+)");
+  const SearchOutcome outcome = run(s, 2);
+  ASSERT_EQ(outcome.trials.size(), 12u);  // 4 batches x 3 GPUs, then the grid is exhausted
+  std::set<std::vector<std::string>> seen;
+  for (const auto& r : outcome.trials) seen.insert(r.trial.values);
+  EXPECT_EQ(seen.size(), 12u);
+  ASSERT_TRUE(outcome.best.has_value());
+  for (const auto& r : outcome.trials) {  // minimise: the best has the lowest latency
+    if (r.objective) {
+      EXPECT_LE(outcome.best->metrics.at("latency_ms"), r.metrics.at("latency_ms"));
+    }
+  }
+}
+
+TEST(SearchStrategies, SameSeedSameSearchAnyThreadCount) {
+  const SearchSettings s = settings(kRandom);
+  const SearchOutcome one = run(s, 1), two = run(s, 2);
+  expect_same(one, two);
+  std::set<std::string> statuses;
+  for (const auto& r : one.trials) statuses.insert(trial_status_name(r.status));
+  EXPECT_TRUE(statuses.contains("ok"));
+  EXPECT_TRUE(statuses.contains("infeasible"));  // the latency bound cuts some
+  SearchSettings other = s;
+  other.options.seed = 43;
+  EXPECT_NE(run(other, 2).trials[0].trial.values, one.trials[0].trial.values);
+}
+
+TEST(SearchJournal, ResumeAfterATruncatedJournalEndsTheSame) {
+  const SearchSettings s = settings(kRandom);
+  const fs::path journal = fs::temp_directory_path() / ("dse_journal_" + std::to_string(::getpid()) + ".jsonl");
+  const SearchOutcome full = run(s, 2, journal.string());
+  // Keep the header and 20 trials, and half of the next line: as if killed mid-write.
+  std::ifstream in(journal);
+  std::string kept, line;
+  for (int i = 0; i < 21 && std::getline(in, line); ++i) kept += line + "\n";
+  std::getline(in, line);
+  kept += line.substr(0, line.size() / 2);
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+  const SearchOutcome resumed = run(s, 2, journal.string(), true);
+  expect_same(full, resumed);
+  EXPECT_EQ(resumed.evaluated, 40);  // 60 - 20 from the journal
+  // A journal of another search is refused.
+  EXPECT_THROW(run(settings(std::string(kRandom).replace(kRandom.find("seed: 42"), 8, "seed: 7")), 2, journal.string(), true),
+               UserError);
+  fs::remove(journal);
+}
+
+}  // namespace dse
