@@ -45,6 +45,8 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
   settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
   settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
+  if (settings.strategy == "grid" && !settings.space.grid_size())
+    strategy.find("name")->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
   search.check_unknown_keys();
   settings.description = to_yaml(search);
   return settings;

@@ -12,6 +12,12 @@ std::string trial_status_name(TrialStatus status) {
   return "failed";
 }
 
+std::vector<Trial> IndexedStrategy::propose(std::int64_t n) {
+  std::vector<Trial> out;
+  for (; n > 0 && next_ < limit(); --n, ++next_) out.push_back({next_, values(next_)});
+  return out;
+}
+
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream) {
   // SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) over a mix of the three inputs.
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL ^ (static_cast<std::uint64_t>(trial) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL ^

@@ -55,6 +55,21 @@ class Strategy {
 
 using StrategyRegistry = Registry<Strategy>;
 
+// A strategy whose trial i depends on i alone (grid, random, low-discrepancy sequences): it
+// proposes ids 0 .. limit() - 1 in order and learns nothing from reports.
+class IndexedStrategy : public Strategy {
+ public:
+  std::vector<Trial> propose(std::int64_t n) final;
+  void report(const TrialResult&) final {}
+
+ protected:
+  virtual std::int64_t limit() const = 0;
+  virtual std::vector<std::string> values(std::int64_t trial) const = 0;
+
+ private:
+  std::int64_t next_ = 0;
+};
+
 // A uniform number in [0, 1) that depends only on (seed, trial id, stream): SplitMix64 hashing.
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream);
 

@@ -4,26 +4,21 @@
 namespace dse {
 namespace {
 
-class RandomSearch final : public Strategy {
+class RandomSearch final : public IndexedStrategy {
  public:
   RandomSearch(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {}
 
-  std::vector<Trial> propose(std::int64_t n) override {
-    std::vector<Trial> out;
-    for (; n > 0 && next_ < options_.trials; --n, ++next_) {
-      Trial trial{next_, {}};
-      for (std::size_t p = 0; p < space_.parameters.size(); ++p)
-        trial.values.push_back(space_.parameters[p].sample(trial_uniform(options_.seed, next_, p)));
-      out.push_back(std::move(trial));
-    }
+ private:
+  std::int64_t limit() const override { return options_.trials; }
+  std::vector<std::string> values(std::int64_t trial) const override {
+    std::vector<std::string> out;
+    for (std::size_t p = 0; p < space_.parameters.size(); ++p)
+      out.push_back(space_.parameters[p].sample(trial_uniform(options_.seed, trial, p)));
     return out;
   }
-  void report(const TrialResult&) override {}
 
- private:
   SearchSpace space_;
   StrategyOptions options_;
-  std::int64_t next_ = 0;
 };
 
 }  // namespace

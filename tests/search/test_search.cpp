@@ -68,6 +68,16 @@ TEST(SearchSpace, LevelsAndSamples) {
   EXPECT_THROW(read_search_space(load_config_text("a: {int: [1, 2], choice: [x]}\n", "s.yaml")), ConfigError);
 }
 
+TEST(SearchStrategies, GridOverAContinuousParameterIsAConfigError) {
+  try {
+    settings("space: {x: {float: [0, 1]}}\nobjective: {maximize: throughput_per_s}\nstrategy: {name: grid}\n");
+    FAIL();
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(), "search.yaml:3:18: strategy.name: expected a strategy that can sample continuous "
+                               "parameters (float, log_float), found grid");
+  }
+}
+
 TEST(SearchStrategies, GridVisitsEveryPointOnce) {
   const SearchSettings s = settings(R"(space:
   workload.models[0].batch: {pow2: [1, 8]}
