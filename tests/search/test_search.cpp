@@ -111,6 +111,51 @@ TEST(SearchStrategies, SameSeedSameSearchAnyThreadCount) {
   EXPECT_NE(run(other, 2).trials[0].trial.values, one.trials[0].trial.values);
 }
 
+TEST(SearchStrategies, LatinHypercubeUsesEveryStratumOnce) {
+  const SearchSettings s = settings(R"(space:
+  workload.models[0].batch: {int: [1, 10]}
+  device.gpu: {choice: [t4, l4, a10, a100_pcie_40gb, h100_sxm, v100_pcie, p100_pcie, p4, a100_sxm4_40gb, h200]}
+objective: {maximize: throughput_per_s}
+strategy: {name: latin_hypercube, trials: 10, seed: 5}
+)");
+  const SearchOutcome outcome = run(s, 2);
+  ASSERT_EQ(outcome.trials.size(), 10u);
+  std::set<std::string> batches, gpus;
+  for (const auto& r : outcome.trials) {
+    batches.insert(r.trial.values[0]);
+    gpus.insert(r.trial.values[1]);
+  }
+  EXPECT_EQ(batches.size(), 10u);  // 10 strata of 10 levels: each level once
+  EXPECT_EQ(gpus.size(), 10u);
+}
+
+TEST(SearchStrategies, EveryStrategyIsDeterministicAcrossThreadCounts) {
+  for (const char* strategy : {"random", "latin_hypercube", "aging_evolution"}) {
+    std::string text = kRandom;
+    text.replace(text.find("name: random"), 12, std::string("name: ") + strategy);
+    const SearchSettings s = settings(text);
+    const SearchOutcome one = run(s, 1), two = run(s, 2);
+    expect_same(one, two);
+    EXPECT_EQ(one.trials.size(), 60u) << strategy;
+  }
+}
+
+TEST(SearchStrategies, AgingEvolutionMutatesOneParameterOfAPopulationMember) {
+  std::string text = kRandom;
+  text.replace(text.find("name: random"), 12, "name: aging_evolution");
+  const SearchOutcome outcome = run(settings(text), 2);
+  for (std::size_t i = 20; i < outcome.trials.size(); ++i) {
+    bool one_away = false;
+    for (std::size_t j = (i >= 27 ? i - 27 : 0); j < i && !one_away; ++j) {  // a member of a recent population
+      int differences = 0;
+      for (std::size_t p = 0; p < outcome.trials[i].trial.values.size(); ++p)
+        differences += outcome.trials[i].trial.values[p] != outcome.trials[j].trial.values[p];
+      one_away = differences <= 1;
+    }
+    EXPECT_TRUE(one_away) << "trial " << i;
+  }
+}
+
 TEST(SearchJournal, ResumeAfterATruncatedJournalEndsTheSame) {
   const SearchSettings s = settings(kRandom);
   const fs::path journal = fs::temp_directory_path() / ("dse_journal_" + std::to_string(::getpid()) + ".jsonl");
