@@ -48,6 +48,7 @@ constexpr KindInfo kKinds[] = {
     {OpKind::maximum, "maximum", V, 1},
     {OpKind::minimum, "minimum", V, 1},
     {OpKind::where, "where", V, 1},
+    {OpKind::elementwise, "elementwise", V, 0},    // flops per element: the op's attribute
     {OpKind::maxpool, "maxpool", V, 0},            // flops = window size per output, set by the op
     {OpKind::avgpool, "avgpool", V, 0},
     {OpKind::global_avgpool, "global_avgpool", V, 0},

@@ -34,6 +34,9 @@ enum class OpKind {
   add, sub, mul, div, pow, maximum, minimum,
   // elementwise ternary: where(condition, x, y)
   where,
+  // any other elementwise function (comparisons, logic, abs, log, trigonometry, ...), named by its
+  // "function" attribute, with its "flops_per_element"
+  elementwise,
   // pooling and reductions
   maxpool, avgpool, global_avgpool, global_maxpool, reduce_mean, reduce_sum, reduce_max,
   // several ops run as one kernel (made by fusion transforms; costs recorded as attributes)

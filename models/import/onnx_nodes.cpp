@@ -1,4 +1,5 @@
 // ONNX operators to dse operators, one handler per op type.
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -262,6 +263,35 @@ void expand(Importer& im) {
   im.set_output_tensor(0, ops::expand(im.graph(), out_name(im), im.tensor(0), Shape(shape.begin(), shape.end())));
 }
 
+// ONNX elementwise operators without a kind of their own: the function's name and flops per
+// element (transcendental functions and comparisons count as one).
+struct ElementwiseInfo {
+  const char* function;
+  std::int64_t flops;
+  bool boolean_output;
+};
+const std::map<std::string, ElementwiseInfo>& other_elementwise() {
+  static const std::map<std::string, ElementwiseInfo> table = {
+      {"Abs", {"abs", 1, false}},           {"Log", {"log", 1, false}},
+      {"Floor", {"floor", 1, false}},       {"Ceil", {"ceil", 1, false}},
+      {"Round", {"round", 1, false}},       {"Sign", {"sign", 1, false}},
+      {"Sin", {"sin", 1, false}},           {"Cos", {"cos", 1, false}},
+      {"Softplus", {"softplus", 3, false}}, {"Softsign", {"softsign", 3, false}},
+      {"Elu", {"elu", 3, false}},           {"Selu", {"selu", 4, false}},
+      {"Celu", {"celu", 4, false}},         {"Mish", {"mish", 5, false}},
+      {"ThresholdedRelu", {"thresholded_relu", 1, false}},
+      {"PRelu", {"prelu", 2, false}},       {"Mod", {"mod", 1, false}},
+      {"Sum", {"sum", 1, false}},           {"Mean", {"mean", 2, false}},
+      {"Not", {"not", 1, true}},            {"IsNaN", {"isnan", 1, true}},
+      {"IsInf", {"isinf", 1, true}},        {"Equal", {"equal", 1, true}},
+      {"Less", {"less", 1, true}},          {"Greater", {"greater", 1, true}},
+      {"LessOrEqual", {"less_or_equal", 1, true}}, {"GreaterOrEqual", {"greater_or_equal", 1, true}},
+      {"And", {"and", 1, true}},            {"Or", {"or", 1, true}},
+      {"Xor", {"xor", 1, true}},
+  };
+  return table;
+}
+
 const std::map<std::string, Handler>& handlers() {
   static const std::map<std::string, Handler> table = {
       {"Conv", conv},
@@ -330,14 +360,26 @@ const std::map<std::string, Handler>& handlers() {
 
 bool import_node(Importer& importer) {
   const auto it = handlers().find(importer.node().op_type());
-  if (it == handlers().end()) return false;
-  it->second(importer);
+  if (it != handlers().end()) {
+    it->second(importer);
+    return true;
+  }
+  const auto other = other_elementwise().find(importer.node().op_type());
+  if (other == other_elementwise().end()) return false;
+  std::vector<TensorId> inputs;
+  for (std::size_t i = 0; i < importer.input_count(); ++i)
+    if (importer.has_input(i)) inputs.push_back(importer.tensor(i));
+  const auto& info = other->second;
+  importer.set_output_tensor(0, ops::elementwise(importer.graph(), out_name(importer), info.function, inputs, info.flops,
+                                                 info.boolean_output ? std::optional<DType>(DType::boolean) : std::nullopt));
   return true;
 }
 
 std::vector<std::string> supported_op_types() {
   std::vector<std::string> out;
   for (const auto& [name, handler] : handlers()) out.push_back(name);
+  for (const auto& [name, info] : other_elementwise()) out.push_back(name);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

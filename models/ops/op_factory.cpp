@@ -107,6 +107,14 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
     case OpKind::maximum: case OpKind::minimum:
       require_inputs(name, inputs, 2);
       return binary(graph, name, kind, inputs[0], inputs[1]);
+    case OpKind::elementwise: {
+      std::optional<DType> to;
+      if (attributes.contains("to")) {
+        to = parse_dtype(read.text("to"));
+        if (!to) throw std::invalid_argument(name + ": unknown dtype '" + read.text("to") + "'");
+      }
+      return elementwise(graph, name, read.text("function"), inputs, read.integer("flops_per_element"), to);
+    }
     case OpKind::where:
       require_inputs(name, inputs, 3);
       return where(graph, name, inputs[0], inputs[1], inputs[2]);

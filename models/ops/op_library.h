@@ -56,6 +56,10 @@ TensorId unary(Graph& graph, std::string name, OpKind kind, TensorId input);
 TensorId cast(Graph& graph, std::string name, TensorId input, DType to);
 // add, sub, mul, div, pow, maximum, minimum with numpy broadcasting.
 TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, TensorId rhs);
+// Any other elementwise function of one or more inputs (numpy broadcasting): `function` names it
+// ("abs", "equal", ...), `flops_per_element` is its arithmetic per output element.
+TensorId elementwise(Graph& graph, std::string name, const std::string& function, const std::vector<TensorId>& inputs,
+                     std::int64_t flops_per_element, std::optional<DType> output_dtype = std::nullopt);
 // where(condition, x, y) with numpy broadcasting of all three.
 TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y);
 inline TensorId relu(Graph& g, std::string name, TensorId x) { return unary(g, std::move(name), OpKind::relu, x); }

@@ -73,6 +73,20 @@ TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, Tenso
   return finish(graph, std::move(op), shape, dtype);
 }
 
+TensorId elementwise(Graph& graph, std::string name, const std::string& function, const std::vector<TensorId>& inputs,
+                     std::int64_t flops_per_element, std::optional<DType> output_dtype) {
+  if (inputs.empty()) throw std::invalid_argument(name + ": elementwise op without inputs");
+  Shape shape = shape_of(graph, inputs[0]);
+  for (std::size_t i = 1; i < inputs.size(); ++i) shape = broadcast_shapes(shape, shape_of(graph, inputs[i]), name);
+  const DType dtype = output_dtype.value_or(graph.tensor(inputs[0]).dtype);
+  Op op = start(graph, std::move(name), OpKind::elementwise, inputs);
+  op.attributes["function"] = function;
+  op.attributes["flops_per_element"] = flops_per_element;
+  if (output_dtype) op.attributes["to"] = std::string(dtype_name(*output_dtype));
+  op.cost.flops = flops_per_element * element_count(shape);
+  return finish(graph, std::move(op), shape, dtype);
+}
+
 TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y) {
   const Shape shape = broadcast_shapes(broadcast_shapes(shape_of(graph, condition), shape_of(graph, x), name),
                                        shape_of(graph, y), name);

@@ -102,7 +102,7 @@ TEST(OnnxImport, BadFilesNameTheFileNodeAndOpType) {
                   "parse as one (truncated, or not an ONNX file)");
   EXPECT_TRUE(import_error("bad_not_onnx.onnx").starts_with(dir + "/bad_not_onnx.onnx: expected an ONNX model (a"));
   EXPECT_TRUE(import_error("bad_unsupported_op.onnx").starts_with(dir + "/bad_unsupported_op.onnx: node 'Einsum_2' (Einsum): "
-                                                                  "unsupported operator; supported: Add, "));
+                                                                  "unsupported operator; supported: Abs, Add, "));
   EXPECT_EQ(import_error("bad_symbolic.onnx"),
             dir + "/bad_symbolic.onnx: input 'x': dimension 0 is symbolic ('batch'); bind it with input_shapes: "
                   "{x: [...]} in the config or --input-shape x=AxBx...");
@@ -113,6 +113,23 @@ TEST(OnnxImport, BadFilesNameTheFileNodeAndOpType) {
   EXPECT_EQ(import_error("resnet50.onnx", bind({{"input", {1, 3, 224}}})),
             dir + "/resnet50.onnx: input 'input': bound to 1x3x224 (rank 3), but the model declares rank 4");
   EXPECT_THROW(import_onnx(dir + "/no_such.onnx"), UserError);
+}
+
+TEST(OnnxImport, OtherElementwiseOperatorsImportWithTheirNames) {
+  REQUIRE_FIXTURES();
+  const Graph g = import_onnx(fixture("misc_elementwise.onnx"));
+  std::vector<std::string> functions;
+  for (const auto& op : g.ops())
+    if (op.kind == OpKind::elementwise) functions.push_back(std::get<std::string>(op.attributes.at("function")));
+  EXPECT_EQ(functions, (std::vector<std::string>{"abs", "log", "sin", "equal", "not", "prelu", "sum"}));
+  // equal and not produce booleans; sum adds three inputs of 16 elements at 1 flop each.
+  for (const auto& op : g.ops()) {
+    if (op.kind == OpKind::elementwise && std::get<std::string>(op.attributes.at("function")) == "equal") {
+      EXPECT_EQ(g.tensor(op.output).dtype, DType::boolean);
+    }
+  }
+  EXPECT_EQ(g.ops().back().cost.flops, 16);
+  EXPECT_EQ(g.total_cost().params, 8);  // the PRelu slope
 }
 
 TEST(OnnxImport, ParsesInputShapeFlags) {

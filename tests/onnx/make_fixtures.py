@@ -194,6 +194,23 @@ def bert_base(opset):
     b.save(os.path.join(out_dir, "bert_base.onnx" if opset < 17 else "bert_base_opset17.onnx"))
 
 
+def misc_elementwise():
+    """Elementwise operators without a dse kind of their own, as exported models use them for masks,
+    positional encodings and activations."""
+    b = Builder("misc", 13)
+    b.inputs.append(helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8]))
+    a = b.op("Abs", ["x"])
+    l = b.op("Log", [a])
+    s = b.op("Sin", [l])
+    e = b.op("Equal", ["x", b.const(np.zeros([2, 8], np.float32), np.float32)])
+    n = b.op("Not", [e])
+    w = b.op("Where", [n, s, "x"])
+    p = b.op("PRelu", [w, b.weight("slope", [8])])
+    y = b.op("Sum", [p, s, a])
+    b.outputs.append(helper.make_tensor_value_info(y, TensorProto.FLOAT, [2, 8]))
+    b.save(os.path.join(out_dir, "misc_elementwise.onnx"))
+
+
 def bad_files():
     good = open(os.path.join(out_dir, "resnet50.onnx"), "rb").read()
     open(os.path.join(out_dir, "bad_truncated.onnx"), "wb").write(good[: len(good) // 3])
@@ -219,5 +236,6 @@ resnet50()
 mobilenet_v3_large()
 bert_base(13)
 bert_base(17)
+misc_elementwise()
 bad_files()
 print("fixtures written to", out_dir)
