@@ -9,6 +9,7 @@
 #include "cli/progress_bar.h"
 #include "cli/run_report.h"
 #include "models/base/errors.h"
+#include "search/pareto.h"
 #include "search/search_output.h"
 #include "search/search_run.h"
 #include "sim/output/atomic_file.h"
@@ -55,7 +56,7 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
   run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
     bar.update(static_cast<std::size_t>(done),
-               best ? fmt::format("best {} {:.6g}", settings.objective_metric, best->metrics.at(settings.objective_metric))
+               best ? fmt::format("best {} {:.6g}", settings.primary().metric, best->metrics.at(settings.primary().metric))
                     : std::string("no feasible trial yet"));
   };
   if (!run_options.journal_path.empty()) {
@@ -81,17 +82,30 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
       if (r.objective) ranked.push_back(&r);
     std::stable_sort(ranked.begin(), ranked.end(), [](const TrialResult* a, const TrialResult* b) { return *a->objective > *b->objective; });
     fmt::print(out, "{} trials ({} simulated now), {} {}; best first:\n", outcome.trials.size(), outcome.evaluated,
-               settings.maximize ? "maximize" : "minimize", settings.objective_metric);
+               settings.primary().maximize ? "maximize" : "minimize", settings.primary().metric);
     for (std::size_t i = 0; i < std::min<std::size_t>(10, ranked.size()); ++i) {
       std::string values;
       for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
         values += fmt::format("{}{}={}", p ? " " : "", settings.space.parameters[p].key, ranked[i]->trial.values[p]);
-      fmt::print(out, "  #{:<5} {} = {:<12.6g} {}\n", ranked[i]->trial.id, settings.objective_metric,
-                 ranked[i]->metrics.at(settings.objective_metric), values);
+      fmt::print(out, "  #{:<5} {} = {:<12.6g} {}\n", ranked[i]->trial.id, settings.primary().metric,
+                 ranked[i]->metrics.at(settings.primary().metric), values);
     }
     std::map<std::string, int> counts;
     for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
     for (const auto& [status, count] : counts) fmt::print(out, "  {}: {}\n", status, count);
+    if (settings.objectives.size() > 1) {
+      auto front = pareto_front(outcome.trials);
+      std::stable_sort(front.begin(), front.end(), [&](std::size_t a, std::size_t b) {
+        return *outcome.trials[a].objective > *outcome.trials[b].objective;
+      });
+      fmt::print(out, "Pareto front ({} points{}):\n", front.size(), front.size() > 15 ? ", 15 shown" : "");
+      if (front.size() > 15) front.resize(15);
+      for (const auto i : front) {
+        std::string line;
+        for (const auto& o : settings.objectives) line += fmt::format("  {} = {:.6g}", o.metric, outcome.trials[i].metrics.at(o.metric));
+        fmt::print(out, "  #{:<5}{}\n", outcome.trials[i].trial.id, line);
+      }
+    }
     if (!best_path.empty()) fmt::print(out, "best config       {}  (dse run {})\n", best_path, best_path);
     if (!output.empty()) fmt::print(out, "output            {}\n", output);
   }

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <map>
 
+#include <limits>
+
+#include "search/pareto.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/output/hdf5_file.h"
@@ -31,7 +34,7 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
     ids.push_back(r.trial.id);
     statuses.push_back(trial_status_name(r.status));
     messages.push_back(r.message);
-    objectives.push_back(r.objective ? (settings.maximize ? *r.objective : -*r.objective) : std::nan(""));
+    objectives.push_back(r.objective ? (settings.primary().maximize ? *r.objective : -*r.objective) : std::nan(""));
     for (auto& [name, column] : metrics) {
       const auto it = r.metrics.find(name);
       column.push_back(it == r.metrics.end() ? std::nan("") : it->second);
@@ -49,13 +52,27 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
   }
   file.group("/trials/metrics");
   for (const auto& [name, column] : metrics) file.doubles("/trials/metrics/" + name, column);
+  file.group("/pareto");
+  std::vector<std::int64_t> front_ids;
+  for (const auto i : pareto_front(outcome.trials)) front_ids.push_back(outcome.trials[i].trial.id);
+  file.integers("/pareto/trial", front_ids);
   if (outcome.best) {
     file.group("/best");
     file.integers("/best/trial", {outcome.best->trial.id});
-    file.number("/best/objective", settings.maximize ? *outcome.best->objective : -*outcome.best->objective);
+    file.number("/best/objective", settings.primary().maximize ? *outcome.best->objective : -*outcome.best->objective);
   }
   file.commit();
 }
+
+namespace {
+nlohmann::json trial_json(const SearchSettings& settings, const TrialResult& r) {
+  nlohmann::json values = nlohmann::json::object();
+  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p) values[settings.space.parameters[p].key] = r.trial.values[p];
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const auto& [name, value] : r.metrics) metrics[name] = value;
+  return {{"trial", r.trial.id}, {"values", values}, {"metrics", metrics}};
+}
+}  // namespace
 
 nlohmann::json search_summary_json(const SearchSettings& settings, const SearchOutcome& outcome,
                                    const std::string& best_config_path) {
@@ -63,22 +80,32 @@ nlohmann::json search_summary_json(const SearchSettings& settings, const SearchO
   for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
   nlohmann::json best = nullptr;
   if (outcome.best) {
-    nlohmann::json values = nlohmann::json::object();
-    for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
-      values[settings.space.parameters[p].key] = outcome.best->trial.values[p];
-    nlohmann::json metrics = nlohmann::json::object();
-    for (const auto& [name, value] : outcome.best->metrics) metrics[name] = value;
-    best = {{"trial", outcome.best->trial.id},
-            {"values", values},
-            {"metrics", metrics},
-            {settings.objective_metric, outcome.best->metrics.at(settings.objective_metric)}};
+    best = trial_json(settings, *outcome.best);
+    best[settings.primary().metric] = outcome.best->metrics.at(settings.primary().metric);
   }
-  return {{"objective", {{settings.maximize ? "maximize" : "minimize", settings.objective_metric}}},
+  nlohmann::json objectives = nlohmann::json::array();
+  for (const auto& o : settings.objectives) objectives.push_back({{o.maximize ? "maximize" : "minimize", o.metric}});
+  nlohmann::json pareto = nlohmann::json::array();
+  std::vector<std::vector<double>> front;
+  for (const auto i : pareto_front(outcome.trials)) {
+    pareto.push_back(trial_json(settings, outcome.trials[i]));
+    front.push_back(outcome.trials[i].scores);
+  }
+  // Hypervolume against the worst score seen on each objective among ok trials.
+  nlohmann::json volume = nullptr;
+  if (settings.objectives.size() == 2 && !front.empty()) {
+    std::vector<double> reference(2, std::numeric_limits<double>::infinity());
+    for (const auto& r : outcome.trials)
+      for (std::size_t o = 0; o < r.scores.size() && o < 2; ++o) reference[o] = std::min(reference[o], r.scores[o]);
+    if (const auto hv = hypervolume(front, reference)) volume = *hv;
+  }
+  return {{"objectives", objectives},
           {"strategy", settings.strategy},
           {"best", best},
           {"trials", outcome.trials.size()},
           {"status_counts", counts},
-          {"pareto", outcome.best ? nlohmann::json::array({best}) : nlohmann::json::array()},
+          {"pareto", pareto},
+          {"hypervolume", volume},
           {"evaluated_this_run", outcome.evaluated},
           {"evaluations_per_s", outcome.wall_s > 0 ? static_cast<double>(outcome.evaluated) / outcome.wall_s : 0.0},
           {"best_config", best_config_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(best_config_path)}};

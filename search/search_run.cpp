@@ -21,14 +21,21 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   search.expect_map("a search: space, objective, constraints, strategy");
   SearchSettings settings;
   settings.space = read_search_space(search.at("space", "the parameters to search"));
-  const ConfigNode& objective = search.at("objective", "{maximize: METRIC} or {minimize: METRIC}");
-  objective.expect_map("{maximize: METRIC} or {minimize: METRIC}");
-  const auto maximize = objective.param<std::string>("maximize").optional();
-  const auto minimize = objective.param<std::string>("minimize").optional();
-  if (maximize.has_value() == minimize.has_value())
-    objective.fail("expected exactly one of maximize or minimize, found " + std::string(maximize ? "both" : "neither"));
-  settings.maximize = maximize.has_value();
-  settings.objective_metric = maximize ? *maximize : *minimize;
+  const auto read_objective = [](const ConfigNode& objective) {
+    objective.expect_map("{maximize: METRIC} or {minimize: METRIC}");
+    const auto maximize = objective.param<std::string>("maximize").optional();
+    const auto minimize = objective.param<std::string>("minimize").optional();
+    if (maximize.has_value() == minimize.has_value())
+      objective.fail("expected exactly one of maximize or minimize, found " + std::string(maximize ? "both" : "neither"));
+    return SearchObjective{maximize ? *maximize : *minimize, maximize.has_value()};
+  };
+  const ConfigNode& objective = search.at("objective", "{maximize: METRIC}, {minimize: METRIC} or a list of them");
+  if (objective.is_sequence()) {
+    for (const auto& item : objective.items()) settings.objectives.push_back(read_objective(item));
+    if (settings.objectives.empty()) objective.fail("expected at least one objective, found an empty list");
+  } else {
+    settings.objectives.push_back(read_objective(objective));
+  }
   if (const ConfigNode* constraints = search.find("constraints")) {
     constraints->expect_map("metric: {le | lt | ge | gt: bound}");
     for (const auto& metric : constraints->keys()) {
@@ -44,6 +51,7 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   settings.strategy = strategy.param<std::string>("name").one_of(StrategyRegistry::instance().names(), "a strategy").required();
   settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
   settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
+  settings.options.population = strategy.param<std::int64_t>("population").in_range(2, 1'000'000).with_default(20);
   settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
   if (settings.strategy == "grid" && !settings.space.grid_size())
     strategy.find("name")->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
@@ -62,7 +70,8 @@ namespace {
 
 TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
                      const Trial& trial) {
-  TrialResult result{trial, TrialStatus::ok, {}, std::nullopt, ""};
+  TrialResult result;
+  result.trial = trial;
   try {
     result.metrics = run_trial(base, config_file, trial_overrides(settings.space, trial));
   } catch (const UserError& error) {
@@ -70,11 +79,12 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
     result.message = error.what();
     return result;
   }
-  const auto metric = result.metrics.find(settings.objective_metric);
-  if (metric == result.metrics.end()) {
-    result.status = TrialStatus::failed;
-    result.message = "the run reported no metric '" + settings.objective_metric + "'";
-    return result;
+  for (const auto& objective : settings.objectives) {
+    if (!result.metrics.contains(objective.metric)) {
+      result.status = TrialStatus::failed;
+      result.message = "the run reported no metric '" + objective.metric + "'";
+      return result;
+    }
   }
   for (const auto& c : settings.constraints) {
     const auto value = result.metrics.find(c.metric);
@@ -87,7 +97,11 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
       return result;
     }
   }
-  result.objective = settings.maximize ? metric->second : -metric->second;
+  for (const auto& objective : settings.objectives) {
+    const double value = result.metrics.at(objective.metric);
+    result.scores.push_back(objective.maximize ? value : -value);
+  }
+  result.objective = result.scores.front();
   return result;
 }
 
@@ -96,7 +110,8 @@ nlohmann::json result_json(const TrialResult& r, double wall_s) {
   for (const auto& [name, value] : r.metrics) metrics[name] = value;
   return {{"id", r.trial.id},          {"values", r.trial.values}, {"status", trial_status_name(r.status)},
           {"metrics", metrics},        {"message", r.message},     {"wall_s", wall_s},
-          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)}};
+          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)},
+          {"scores", r.scores}};
 }
 
 TrialStatus status_from(const std::string& name) {
@@ -129,6 +144,7 @@ std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const 
     for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
     r.message = json.at("message").get<std::string>();
     if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
+    r.scores = json.value("scores", std::vector<double>{});
     done[r.trial.id] = r;
   }
   return done;
@@ -162,6 +178,8 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);
   };
+  // Repeated points (evolution and NSGA-II revisit them) reuse the first evaluation.
+  std::map<std::vector<std::string>, TrialResult> memo;
   for (;;) {
     const std::vector<Trial> batch = strategy->propose(settings.batch);
     if (batch.empty()) break;
@@ -173,7 +191,13 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
         return;
       }
       const auto trial_start = std::chrono::steady_clock::now();
-      results[i] = evaluate(base, config_file, settings, batch[i]);
+      if (const auto seen = memo.find(batch[i].values); seen != memo.end()) {
+        results[i] = seen->second;
+        results[i].trial = batch[i];
+      } else {
+        results[i] = evaluate(base, config_file, settings, batch[i]);
+        ++evaluated;
+      }
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count();
       if (journal) {
         const std::string line = result_json(results[i], wall).dump() + "\n";
@@ -181,10 +205,10 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
         std::fputs(line.c_str(), journal);
         std::fflush(journal);
       }
-      ++evaluated;
     });
     outcome.evaluated += evaluated.load();
     for (const auto& r : results) {
+      memo.emplace(r.trial.values, r);
       strategy->report(r);
       if (better(r, outcome.best)) outcome.best = r;
       outcome.trials.push_back(r);

@@ -2,7 +2,8 @@
 //
 //   search:
 //     space: {workload.models[0].batch: {pow2: [1, 256]}, device.gpu: {choice: [t4, l4]}}
-//     objective: {maximize: throughput_per_s}        # or {minimize: latency_ms}
+//     objective: {maximize: throughput_per_s}        # or {minimize: latency_ms}; or a list of them:
+//                                                    # [{maximize: throughput_per_s}, {minimize: energy_j}]
 //     constraints: {latency_ms: {le: 5}}             # le, lt, ge, gt per metric
 //     strategy: {name: random, trials: 200, batch: 8, seed: 1}
 //
@@ -31,10 +32,15 @@ struct SearchConstraint {
   double bound = 0;
 };
 
+struct SearchObjective {
+  std::string metric;
+  bool maximize = true;
+};
+
 struct SearchSettings {
   SearchSpace space;
-  std::string objective_metric;
-  bool maximize = true;
+  std::vector<SearchObjective> objectives;  // the first is the primary one ("best" is best on it)
+  const SearchObjective& primary() const { return objectives.front(); }
   std::vector<SearchConstraint> constraints;
   std::string strategy = "random";
   StrategyOptions options;
@@ -54,7 +60,8 @@ struct SearchRunOptions {
 struct SearchOutcome {
   std::vector<TrialResult> trials;  // in id order
   std::optional<TrialResult> best;  // the ok trial with the best objective (lowest id on ties)
-  std::int64_t evaluated = 0;       // trials simulated in this run (the rest came from the journal)
+  std::int64_t evaluated = 0;       // trials simulated in this run (the rest came from the journal
+                                    // or repeated an earlier trial's values)
   double wall_s = 0;
 };
 

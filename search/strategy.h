@@ -33,13 +33,15 @@ struct TrialResult {
   Trial trial;
   TrialStatus status = TrialStatus::ok;
   std::map<std::string, double> metrics;
-  std::optional<double> objective;  // set for ok trials: larger is better (minimised metrics negated)
+  std::optional<double> objective;  // set for ok trials: the primary score (= scores[0])
+  std::vector<double> scores;       // ok trials: every objective, larger is better (minimised ones negated)
   std::string message;              // why a trial failed or was infeasible
 };
 
 struct StrategyOptions {
-  std::int64_t trials = 100;  // evaluation budget
+  std::int64_t trials = 100;     // evaluation budget
   std::uint64_t seed = 1;
+  std::int64_t population = 20;  // population strategies (evolution, NSGA-II)
 };
 
 class Strategy {

@@ -1,5 +1,5 @@
 // Regularised (aging) evolution (Real, Aggarwal, Huang, Le, AAAI 2019): the first `population`
-// trials are random; afterwards each new trial mutates one parameter of the best of `sample`
+// (default 20) trials are random; afterwards each new trial mutates one parameter of the best of `sample`
 // members drawn from the population, and the oldest member leaves as the child joins. Infeasible
 // and failed trials join too (they are old news soon) but never win a tournament against a
 // feasible one. Children of one batch are all made from the population as it stood when the batch
@@ -12,7 +12,6 @@
 namespace dse {
 namespace {
 
-constexpr std::int64_t kPopulation = 20;
 constexpr std::int64_t kSample = 5;
 
 class AgingEvolution final : public Strategy {
@@ -27,7 +26,7 @@ class AgingEvolution final : public Strategy {
 
   void report(const TrialResult& result) override {
     population_.push_back(result);
-    if (static_cast<std::int64_t>(population_.size()) > kPopulation) population_.pop_front();
+    if (static_cast<std::int64_t>(population_.size()) > options_.population) population_.pop_front();
   }
 
  private:
@@ -35,7 +34,7 @@ class AgingEvolution final : public Strategy {
 
   Trial make(std::int64_t id) const {
     Trial trial{id, {}};
-    if (id < kPopulation || population_.empty()) {
+    if (id < options_.population || population_.empty()) {
       for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(uniform(id, p)));
       return trial;
     }
@@ -71,6 +70,6 @@ class AgingEvolution final : public Strategy {
 }  // namespace
 
 DSE_REGISTER(Strategy, AgingEvolution, "aging_evolution",
-             "regularised evolution: tournament of 5 from the last 20, one-parameter mutation")
+             "regularised evolution: tournament of 5 from the last `population`, one-parameter mutation")
 
 }  // namespace dse

@@ -177,8 +177,10 @@ TEST(Cli, KilledSearchResumesToTheSameResult) {
   EXPECT_EQ(rows, 4000u);
   EXPECT_GT(lines_before, 1);     // the kill left some work done ...
   EXPECT_LT(lines_before, 4001);  // ... and some undone
-  EXPECT_EQ(a["evaluated_this_run"].get<std::int64_t>() + static_cast<std::int64_t>(lines_before) - 1, 4000)
+  // The resumed run simulated at most what the journal lacked (repeated points reuse earlier results).
+  EXPECT_LE(a["evaluated_this_run"].get<std::int64_t>(), 4000 - (static_cast<std::int64_t>(lines_before) - 1))
       << "lines before the resume: " << lines_before;
+  EXPECT_GT(a["evaluated_this_run"].get<std::int64_t>(), 0);
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include "search/pareto.h"
 #include "search/search_run.h"
 #include "sim/config/config_loader.h"
 
@@ -130,7 +131,7 @@ strategy: {name: latin_hypercube, trials: 10, seed: 5}
 }
 
 TEST(SearchStrategies, EveryStrategyIsDeterministicAcrossThreadCounts) {
-  for (const char* strategy : {"random", "latin_hypercube", "aging_evolution"}) {
+  for (const char* strategy : {"random", "latin_hypercube", "aging_evolution", "nsga2"}) {
     std::string text = kRandom;
     text.replace(text.find("name: random"), 12, std::string("name: ") + strategy);
     const SearchSettings s = settings(text);
@@ -153,6 +154,37 @@ TEST(SearchStrategies, AgingEvolutionMutatesOneParameterOfAPopulationMember) {
       one_away = differences <= 1;
     }
     EXPECT_TRUE(one_away) << "trial " << i;
+  }
+}
+
+TEST(Pareto, RanksFrontsAndHypervolumeByHand) {
+  // Larger is better on both: (3,1), (2,2), (1,3) trade off; (1,1) is dominated by all three.
+  const std::vector<std::vector<double>> points{{3, 1}, {2, 2}, {1, 3}, {1, 1}};
+  EXPECT_EQ(pareto_ranks(points), (std::vector<int>{0, 0, 0, 1}));
+  EXPECT_TRUE(dominates({2, 2}, {1, 1}));
+  EXPECT_FALSE(dominates({3, 1}, {2, 2}));
+  // Against (0, 0): 3x1 + 2x(2-1) + 1x(3-2) = 6.
+  EXPECT_DOUBLE_EQ(*hypervolume({{3, 1}, {2, 2}, {1, 3}}, {0, 0}), 6.0);
+  EXPECT_FALSE(hypervolume({{1, 2, 3}}, {0, 0, 0}).has_value());
+}
+
+TEST(SearchStrategies, Nsga2FindsANonDominatedFrontForTwoObjectives) {
+  const SearchSettings s = settings(R"(space:
+  workload.models[0].batch: {int: [1, 128]}
+  device.gpu: {choice: [t4, l4, a10, a100_pcie_40gb, h100_sxm]}
+objective: [{maximize: throughput_per_s}, {minimize: latency_ms}]
+strategy: {name: nsga2, trials: 80, batch: 10, population: 20, seed: 9}
+)");
+  const SearchOutcome one = run(s, 1), two = run(s, 2);
+  expect_same(one, two);
+  const auto front = pareto_front(one.trials);
+  ASSERT_GT(front.size(), 1u);  // throughput and latency trade off through the batch size
+  for (const auto i : front) {
+    for (const auto& other : one.trials) {
+      if (other.status == TrialStatus::ok) {
+        EXPECT_FALSE(dominates(other.scores, one.trials[i].scores));
+      }
+    }
   }
 }
 

@@ -1,0 +1,76 @@
+#include "search/pareto.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace dse {
+
+bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
+  bool better = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] < b[i]) return false;
+    better = better || a[i] > b[i];
+  }
+  return better;
+}
+
+std::vector<int> pareto_ranks(const std::vector<std::vector<double>>& points) {
+  const std::size_t n = points.size();
+  std::vector<int> rank(n, -1), dominated_by(n, 0);
+  std::vector<std::vector<std::size_t>> dominates_list(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i == j) continue;
+      if (dominates(points[i], points[j])) dominates_list[i].push_back(j);
+      else if (dominates(points[j], points[i])) ++dominated_by[i];
+    }
+  std::vector<std::size_t> current;
+  for (std::size_t i = 0; i < n; ++i)
+    if (dominated_by[i] == 0) current.push_back(i);
+  for (int front = 0; !current.empty(); ++front) {
+    std::vector<std::size_t> next;
+    for (const auto i : current) {
+      rank[i] = front;
+      for (const auto j : dominates_list[i])
+        if (--dominated_by[j] == 0) next.push_back(j);
+    }
+    current = std::move(next);
+  }
+  return rank;
+}
+
+std::vector<std::size_t> pareto_front(const std::vector<TrialResult>& trials) {
+  std::vector<std::size_t> ok;
+  std::vector<std::vector<double>> points;
+  std::set<std::vector<std::string>> seen;
+  for (std::size_t i = 0; i < trials.size(); ++i) {
+    if (trials[i].status != TrialStatus::ok || trials[i].scores.empty()) continue;
+    if (!seen.insert(trials[i].trial.values).second) continue;
+    ok.push_back(i);
+    points.push_back(trials[i].scores);
+  }
+  const auto ranks = pareto_ranks(points);
+  std::vector<std::size_t> front;
+  for (std::size_t k = 0; k < ok.size(); ++k)
+    if (ranks[k] == 0) front.push_back(ok[k]);
+  return front;
+}
+
+std::optional<double> hypervolume(const std::vector<std::vector<double>>& front, const std::vector<double>& reference) {
+  if (reference.size() != 2) return std::nullopt;
+  std::vector<std::vector<double>> points;
+  for (const auto& p : front)
+    if (p[0] > reference[0] && p[1] > reference[1]) points.push_back(p);
+  // Sweep by the first objective, best first; each point adds the strip above the previous best.
+  std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a[0] > b[0]; });
+  double area = 0, best_second = reference[1];
+  for (const auto& p : points) {
+    if (p[1] <= best_second) continue;
+    area += (p[0] - reference[0]) * (p[1] - best_second);
+    best_second = p[1];
+  }
+  return area;
+}
+
+}  // namespace dse
