@@ -131,7 +131,7 @@ strategy: {name: latin_hypercube, trials: 10, seed: 5}
 }
 
 TEST(SearchStrategies, EveryStrategyIsDeterministicAcrossThreadCounts) {
-  for (const char* strategy : {"random", "latin_hypercube", "aging_evolution", "nsga2"}) {
+  for (const char* strategy : {"random", "latin_hypercube", "aging_evolution", "nsga2", "bayes_opt"}) {
     std::string text = kRandom;
     text.replace(text.find("name: random"), 12, std::string("name: ") + strategy);
     const SearchSettings s = settings(text);
