@@ -41,6 +41,14 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
     }
   }
   file.integers("/trials/id", ids);
+  // Convergence: the best primary metric among trials 0..i.
+  std::vector<double> best_so_far;
+  std::optional<double> best_score;
+  for (const auto& r : outcome.trials) {
+    if (r.objective && (!best_score || *r.objective > *best_score)) best_score = r.objective;
+    best_so_far.push_back(best_score ? (settings.primary().maximize ? *best_score : -*best_score) : std::nan(""));
+  }
+  file.doubles("/trials/best_so_far", best_so_far);
   file.strings("/trials/status", statuses);
   file.strings("/trials/message", messages);
   file.doubles("/trials/objective", objectives);

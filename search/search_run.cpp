@@ -52,6 +52,8 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
   settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
   settings.options.population = strategy.param<std::int64_t>("population").in_range(2, 1'000'000).with_default(20);
+  settings.options.acquisition = strategy.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei");
+  settings.options.ucb_beta = strategy.param<double>("ucb_beta").in_range(0, 100).with_default(2.0);
   settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
   if (settings.strategy == "grid" && !settings.space.grid_size())
     strategy.find("name")->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");

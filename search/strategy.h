@@ -42,6 +42,8 @@ struct StrategyOptions {
   std::int64_t trials = 100;     // evaluation budget
   std::uint64_t seed = 1;
   std::int64_t population = 20;  // population strategies (evolution, NSGA-II)
+  std::string acquisition = "ei";  // bayes_opt: "ei" (expected improvement) or "ucb"
+  double ucb_beta = 2.0;           // bayes_opt with ucb: mean + beta x standard deviation
 };
 
 class Strategy {

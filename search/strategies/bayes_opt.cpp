@@ -1,7 +1,8 @@
 // Gaussian-process Bayesian optimisation (as BOBD and CherryPick use it for hardware and cloud
 // configuration): a GP with a squared-exponential kernel over the parameters' unit-interval genes
-// models the primary score; the next trial maximises expected improvement times the probability of
-// feasibility (a second GP on the 0/1 feasibility of every trial so far); a batch is filled by the
+// models the primary score; the next trial maximises expected improvement (or, with
+// `acquisition: ucb`, the upper confidence bound mean + ucb_beta x sd above the best) times the
+// probability of feasibility (a second GP on the 0/1 feasibility of every trial so far); a batch is filled by the
 // constant liar (each chosen point joins the data with the best score so far). The kernel length
 // scale is the one of {0.05, 0.1, 0.2, 0.4, 0.8} with the highest marginal likelihood. Candidates:
 // 2,000 random points and mutations of the best trials, drawn from (seed, trial id) only.
@@ -152,7 +153,10 @@ class BayesOpt final : public Strategy {
     for (const auto& candidate : candidates) {
       const auto [mean, sd] = objective.predict(candidate);
       const double z = (mean - best) / sd;
-      const double improvement = (mean - best) * normal_cdf(z) + sd * normal_pdf(z);
+      // Both acquisitions are made non-negative so the feasibility probability can weigh them.
+      const double improvement = options_.acquisition == "ucb"
+                                     ? std::max(0.0, mean + options_.ucb_beta * sd - best) + 1e-12 * sd
+                                     : (mean - best) * normal_cdf(z) + sd * normal_pdf(z);
       const double feasible = all_feasible ? 1.0 : std::clamp(feasibility.predict(candidate).first, 0.0, 1.0);
       const double value = improvement * feasible;
       if (value > best_value) {

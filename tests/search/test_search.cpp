@@ -141,6 +141,17 @@ TEST(SearchStrategies, EveryStrategyIsDeterministicAcrossThreadCounts) {
   }
 }
 
+TEST(SearchStrategies, BayesOptWithUcbIsDeterministicToo) {
+  std::string text = kRandom;
+  text.replace(text.find("name: random"), 12, "name: bayes_opt, acquisition: ucb, ucb_beta: 1.5");
+  const SearchSettings s = settings(text);
+  EXPECT_EQ(s.options.acquisition, "ucb");
+  expect_same(run(s, 1), run(s, 2));
+  std::string bad = kRandom;
+  bad.replace(bad.find("name: random"), 12, "name: bayes_opt, acquisition: pi");
+  EXPECT_THROW(settings(bad), ConfigError);
+}
+
 TEST(SearchStrategies, AgingEvolutionMutatesOneParameterOfAPopulationMember) {
   std::string text = kRandom;
   text.replace(text.find("name: random"), 12, "name: aging_evolution");
