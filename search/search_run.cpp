@@ -64,7 +64,9 @@ SearchSettings read_search_settings(const ConfigNode& search) {
 
 std::vector<std::string> trial_overrides(const SearchSpace& space, const Trial& trial) {
   std::vector<std::string> out;
-  for (std::size_t p = 0; p < space.parameters.size(); ++p) out.push_back(space.parameters[p].key + "=" + trial.values[p]);
+  const auto values = space.canonical(trial.values);
+  for (std::size_t p = 0; p < space.parameters.size(); ++p)
+    if (values[p] != "-") out.push_back(space.parameters[p].key + "=" + values[p]);
   return out;
 }
 
@@ -183,15 +185,34 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   // Repeated points (evolution and NSGA-II revisit them) reuse the first evaluation.
   std::map<std::vector<std::string>, TrialResult> memo;
   for (;;) {
-    const std::vector<Trial> batch = strategy->propose(settings.batch);
+    std::vector<Trial> batch = strategy->propose(settings.batch);
     if (batch.empty()) break;
+    for (auto& trial : batch) trial.values = settings.space.canonical(trial.values);
     std::vector<TrialResult> results(batch.size());
     std::atomic<std::int64_t> evaluated{0};
+    // A trial repeating an earlier one (in a past batch, or earlier in this one) takes its result.
+    std::vector<std::size_t> first_in_batch(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      first_in_batch[i] = i;
+      for (std::size_t j = 0; j < i; ++j)
+        if (batch[j].values == batch[i].values) {
+          first_in_batch[i] = j;
+          break;
+        }
+    }
+    const auto journal_line = [&](const TrialResult& result, double wall) {
+      if (!journal) return;
+      const std::string line = result_json(result, wall).dump() + "\n";
+      const std::lock_guard lock(journal_mutex);
+      std::fputs(line.c_str(), journal);
+      std::fflush(journal);
+    };
     tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t i) {
       if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values) {
         results[i] = it->second;
         return;
       }
+      if (first_in_batch[i] != i) return;  // filled from its first occurrence below
       const auto trial_start = std::chrono::steady_clock::now();
       if (const auto seen = memo.find(batch[i].values); seen != memo.end()) {
         results[i] = seen->second;
@@ -200,14 +221,16 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
         results[i] = evaluate(base, config_file, settings, batch[i]);
         ++evaluated;
       }
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count();
-      if (journal) {
-        const std::string line = result_json(results[i], wall).dump() + "\n";
-        const std::lock_guard lock(journal_mutex);
-        std::fputs(line.c_str(), journal);
-        std::fflush(journal);
-      }
+      journal_line(results[i], std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count());
     });
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (first_in_batch[i] == i) continue;
+      if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values)
+        continue;
+      results[i] = results[first_in_batch[i]];
+      results[i].trial = batch[i];
+      journal_line(results[i], 0.0);
+    }
     outcome.evaluated += evaluated.load();
     for (const auto& r : results) {
       memo.emplace(r.trial.values, r);

@@ -1,5 +1,6 @@
 #include "search/space.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -63,6 +64,18 @@ std::optional<std::int64_t> SearchSpace::grid_size() const {
   return size;
 }
 
+std::vector<std::string> SearchSpace::canonical(std::vector<std::string> values) const {
+  for (std::size_t p = 0; p < parameters.size(); ++p) {
+    for (const auto& [other, allowed] : parameters[p].conditions) {
+      if (std::find(allowed.begin(), allowed.end(), values[other]) == allowed.end()) {
+        values[p].assign(1, '-');  // (not = "-": GCC 12 warns falsely on that assignment here)
+        break;
+      }
+    }
+  }
+  return values;
+}
+
 SearchSpace read_search_space(const ConfigNode& space) {
   space.expect_map("config key: {int | pow2 | float | log_float | choice | bool: ...}");
   SearchSpace out;
@@ -116,6 +129,18 @@ SearchSpace read_search_space(const ConfigNode& space) {
       spec.param<bool>("bool").required();
     }
     if (kinds != 1) spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool; found " + std::to_string(kinds));
+    if (const ConfigNode* when = spec.find("when")) {
+      when->expect_map("{OTHER.KEY: [values]}: this parameter applies only when the other takes one of them");
+      for (const auto& other : when->keys()) {
+        const auto it = std::find_if(out.parameters.begin(), out.parameters.end(),
+                                     [&other](const SearchParameter& q) { return q.key == other; });
+        if (it == out.parameters.end())
+          when->find(other)->fail("expected a parameter listed before this one, found '" + other + "'");
+        std::vector<std::string> allowed;
+        for (const auto& v : when->find(other)->items()) allowed.push_back(v.as<std::string>());
+        p.conditions.emplace_back(static_cast<std::size_t>(it - out.parameters.begin()), std::move(allowed));
+      }
+    }
     spec.check_unknown_keys();
     out.parameters.push_back(std::move(p));
   }

@@ -6,6 +6,9 @@
 //   device.clock_mhz: {float: [500, 2000]}          uniform
 //   device.dram_bandwidth_gbps: {log_float: [100, 4000]}
 //   schedule.fuse: {bool: true}
+//   device.calibration: {choice: [a.yaml, b.yaml], when: {device.timing_model: [kernel]}}
+// A parameter with `when` is active only in trials where each named parameter takes one of the
+// listed values; inactive, it is left out of the trial's overrides and recorded as "-".
 // A parameter's values are YAML text, applied as `-p KEY=VALUE` overrides, so a trial replays with
 // `dse run CONFIG -p ...`. Continuous parameters have no grid; a grid over them is an error.
 #pragma once
@@ -25,6 +28,8 @@ struct SearchParameter {
   Kind kind = Kind::integer;
   double low = 0, high = 0, step = 1;
   std::vector<std::string> choices;  // choice: the values as YAML text
+  // Active only when each (parameter index, allowed values) holds; empty = always.
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> conditions;
 
   // Number of distinct values (nullopt for continuous kinds).
   std::optional<std::int64_t> levels() const;
@@ -38,6 +43,8 @@ struct SearchSpace {
   std::vector<SearchParameter> parameters;
   // Product of the levels; nullopt if any parameter is continuous.
   std::optional<std::int64_t> grid_size() const;
+  // `values` with every inactive parameter's value replaced by "-".
+  std::vector<std::string> canonical(std::vector<std::string> values) const;
 };
 
 SearchSpace read_search_space(const ConfigNode& space);
