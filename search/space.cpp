@@ -20,6 +20,25 @@ std::int64_t int_levels(double low, double high, double step) {
   return static_cast<std::int64_t>(std::floor((high - low) / step)) + 1;
 }
 
+std::int64_t factorial(std::size_t n) {
+  std::int64_t f = 1;
+  for (std::size_t i = 2; i <= n; ++i) f *= static_cast<std::int64_t>(i);
+  return f;
+}
+
+// The i-th permutation of `items` in lexicographic order of positions (Lehmer code), as YAML.
+std::string permutation(std::vector<std::string> items, std::int64_t i) {
+  std::string out = "[";
+  for (std::size_t left = items.size(); left > 0; --left) {
+    const std::int64_t block = factorial(left - 1);
+    const auto pick = static_cast<std::size_t>(i / block);
+    i %= block;
+    out += (out.size() > 1 ? ", " : "") + items[pick];
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(pick));
+  }
+  return out + "]";
+}
+
 }  // namespace
 
 std::optional<std::int64_t> SearchParameter::levels() const {
@@ -28,6 +47,7 @@ std::optional<std::int64_t> SearchParameter::levels() const {
     case Kind::pow2: return static_cast<std::int64_t>(std::log2(high) - std::log2(low)) + 1;
     case Kind::choice: return static_cast<std::int64_t>(choices.size());
     case Kind::boolean: return 2;
+    case Kind::permutation: return factorial(choices.size());
     default: return std::nullopt;
   }
 }
@@ -38,6 +58,7 @@ std::string SearchParameter::level(std::int64_t i) const {
     case Kind::pow2: return std::to_string(static_cast<std::int64_t>(low) << i);
     case Kind::choice: return choices.at(static_cast<std::size_t>(i));
     case Kind::boolean: return i ? "true" : "false";
+    case Kind::permutation: return permutation(choices, i);
     default: return number_text(low);
   }
 }
@@ -123,12 +144,20 @@ SearchSpace read_search_space(const ConfigNode& space) {
       for (const auto& item : spec.find("choice")->items()) p.choices.push_back(item.as<std::string>());
       if (p.choices.empty()) spec.find("choice")->fail("expected at least one value, found none");
     }
+    if (spec.has("permutation")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::permutation;
+      for (const auto& item : spec.find("permutation")->items()) p.choices.push_back(item.as<std::string>());
+      if (p.choices.size() < 2 || p.choices.size() > 12)
+        spec.find("permutation")->fail("expected 2 to 12 items, found " + std::to_string(p.choices.size()));
+    }
     if (spec.has("bool")) {
       ++kinds;
       p.kind = SearchParameter::Kind::boolean;
       spec.param<bool>("bool").required();
     }
-    if (kinds != 1) spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool; found " + std::to_string(kinds));
+    if (kinds != 1)
+      spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool, permutation; found " + std::to_string(kinds));
     if (const ConfigNode* when = spec.find("when")) {
       when->expect_map("{OTHER.KEY: [values]}: this parameter applies only when the other takes one of them");
       for (const auto& other : when->keys()) {

@@ -6,6 +6,7 @@
 //   device.clock_mhz: {float: [500, 2000]}          uniform
 //   device.dram_bandwidth_gbps: {log_float: [100, 4000]}
 //   schedule.fuse: {bool: true}
+//   schedule.order: {permutation: [a, b, c]}        one ordering of the items, as a YAML list
 //   device.calibration: {choice: [a.yaml, b.yaml], when: {device.timing_model: [kernel]}}
 // A parameter with `when` is active only in trials where each named parameter takes one of the
 // listed values; inactive, it is left out of the trial's overrides and recorded as "-".
@@ -23,11 +24,11 @@
 namespace dse {
 
 struct SearchParameter {
-  enum class Kind { integer, pow2, real, log_real, choice, boolean };
+  enum class Kind { integer, pow2, real, log_real, choice, boolean, permutation };
   std::string key;
   Kind kind = Kind::integer;
   double low = 0, high = 0, step = 1;
-  std::vector<std::string> choices;  // choice: the values as YAML text
+  std::vector<std::string> choices;  // choice: the values as YAML text; permutation: the items
   // Active only when each (parameter index, allowed values) holds; empty = always.
   std::vector<std::pair<std::size_t, std::vector<std::string>>> conditions;
 

@@ -66,6 +66,14 @@ TEST(SearchSpace, LevelsAndSamples) {
   EXPECT_FALSE(space.grid_size().has_value());  // e is continuous
   EXPECT_EQ(space.parameters[4].sample(0.5), "10");  // log-uniform midpoint of [1, 100]
   EXPECT_THROW(read_search_space(load_config_text("a: {pow2: [3, 8]}\n", "s.yaml")), ConfigError);
+  const SearchSpace orders = read_search_space(load_config_text("o: {permutation: [a, b, c]}\n", "s.yaml"));
+  EXPECT_EQ(*orders.parameters[0].levels(), 6);
+  EXPECT_EQ(orders.parameters[0].level(0), "[a, b, c]");
+  EXPECT_EQ(orders.parameters[0].level(1), "[a, c, b]");
+  EXPECT_EQ(orders.parameters[0].level(5), "[c, b, a]");
+  std::set<std::string> all;
+  for (std::int64_t i = 0; i < 6; ++i) all.insert(orders.parameters[0].level(i));
+  EXPECT_EQ(all.size(), 6u);
   EXPECT_THROW(read_search_space(load_config_text("a: {int: [1, 2], choice: [x]}\n", "s.yaml")), ConfigError);
 }
 
