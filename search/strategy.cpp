@@ -18,6 +18,26 @@ std::vector<Trial> IndexedStrategy::propose(std::int64_t n) {
   return out;
 }
 
+std::vector<Trial> GeneStrategy::propose(std::int64_t n) {
+  std::vector<Trial> out;
+  std::vector<std::vector<double>> batch;
+  for (; n > 0 && next_ < options_.trials; --n, ++next_) {
+    std::vector<double> genes = next_genes(next_, batch);
+    Trial trial{next_, {}};
+    for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(genes[p]));
+    batch.push_back(genes);
+    genes_[next_] = std::move(genes);
+    out.push_back(std::move(trial));
+  }
+  return out;
+}
+
+std::vector<double> GeneStrategy::random_genes(std::int64_t id) const {
+  std::vector<double> genes;
+  for (std::size_t p = 0; p < space_.parameters.size(); ++p) genes.push_back(trial_uniform(options_.seed, id, p));
+  return genes;
+}
+
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream) {
   // SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) over a mix of the three inputs.
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL ^ (static_cast<std::uint64_t>(trial) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL ^

@@ -74,6 +74,29 @@ class IndexedStrategy : public Strategy {
   std::int64_t next_ = 0;
 };
 
+// A strategy that works on genes: one number in [0, 1) per parameter, turned into values by the
+// space (SearchParameter::sample). Subclasses choose each new trial's genes (NSGA-II, Bayesian
+// optimisation).
+class GeneStrategy : public Strategy {
+ public:
+  GeneStrategy(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {}
+  std::vector<Trial> propose(std::int64_t n) final;
+
+ protected:
+  // The genes of trial `id`; `batch` holds the genes chosen earlier in the same batch.
+  virtual std::vector<double> next_genes(std::int64_t id, const std::vector<std::vector<double>>& batch) = 0;
+  const std::vector<double>& genes_of(std::int64_t id) const { return genes_.at(id); }
+  std::vector<double> random_genes(std::int64_t id) const;
+  std::int64_t proposed() const { return next_; }
+
+  const SearchSpace space_;
+  const StrategyOptions options_;
+
+ private:
+  std::map<std::int64_t, std::vector<double>> genes_;
+  std::int64_t next_ = 0;
+};
+
 // A uniform number in [0, 1) that depends only on (seed, trial id, stream): SplitMix64 hashing.
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream);
 

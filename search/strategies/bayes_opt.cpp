@@ -76,28 +76,14 @@ class Gp {
 double normal_pdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI); }
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
-class BayesOpt final : public Strategy {
+class BayesOpt final : public GeneStrategy {
  public:
-  BayesOpt(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {
+  BayesOpt(const SearchSpace& space, const StrategyOptions& options) : GeneStrategy(space, options) {
     initial_ = std::max<std::int64_t>(8, 2 * static_cast<std::int64_t>(space.parameters.size()) + 2);
   }
 
-  std::vector<Trial> propose(std::int64_t n) override {
-    std::vector<Trial> out;
-    std::vector<std::vector<double>> pending_x;
-    for (; n > 0 && next_ < options_.trials; --n, ++next_) {
-      std::vector<double> genes = next_ < initial_ || feasible_x_.empty() ? random_genes(next_, 0) : choose(next_, pending_x);
-      pending_x.push_back(genes);
-      Trial trial{next_, {}};
-      for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(genes[p]));
-      genes_[next_] = std::move(genes);
-      out.push_back(std::move(trial));
-    }
-    return out;
-  }
-
   void report(const TrialResult& result) override {
-    const auto& genes = genes_.at(result.trial.id);
+    const auto& genes = genes_of(result.trial.id);
     all_x_.push_back(genes);
     feasible_.push_back(result.objective ? 1.0 : 0.0);
     if (result.objective) {
@@ -107,7 +93,12 @@ class BayesOpt final : public Strategy {
   }
 
  private:
-  std::vector<double> random_genes(std::int64_t id, std::uint64_t stream) const {
+  std::vector<double> next_genes(std::int64_t id, const std::vector<std::vector<double>>& batch) override {
+    return id < initial_ || feasible_x_.empty() ? random_genes(id) : choose(id, batch);
+  }
+
+  // Genes for a random candidate: `stream` (>= 1) keeps candidates apart from the trial's own draws.
+  std::vector<double> candidate_genes(std::int64_t id, std::uint64_t stream) const {
     std::vector<double> genes;
     for (std::size_t p = 0; p < space_.parameters.size(); ++p)
       genes.push_back(trial_uniform(options_.seed, id, stream * 1000 + p));
@@ -134,7 +125,7 @@ class BayesOpt final : public Strategy {
     const bool all_feasible = std::all_of(fy.begin(), fy.end(), [](double v) { return v > 0.5; });
     const Gp feasibility(fx, fy);
     std::vector<std::vector<double>> candidates;
-    for (std::uint64_t c = 0; c < 2000; ++c) candidates.push_back(random_genes(id, 1 + c));
+    for (std::uint64_t c = 0; c < 2000; ++c) candidates.push_back(candidate_genes(id, 1 + c));
     // Local candidates around the five best trials.
     std::vector<std::size_t> order(scores_.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -167,11 +158,7 @@ class BayesOpt final : public Strategy {
     return chosen;
   }
 
-  SearchSpace space_;
-  StrategyOptions options_;
   std::int64_t initial_ = 8;
-  std::int64_t next_ = 0;
-  std::map<std::int64_t, std::vector<double>> genes_;
   std::vector<std::vector<double>> all_x_, feasible_x_;
   std::vector<double> feasible_, scores_;
 };

@@ -15,26 +15,14 @@
 namespace dse {
 namespace {
 
-class Nsga2 final : public Strategy {
+class Nsga2 final : public GeneStrategy {
  public:
-  Nsga2(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {}
-
-  std::vector<Trial> propose(std::int64_t n) override {
-    std::vector<Trial> out;
-    for (; n > 0 && next_ < options_.trials; --n, ++next_) {
-      std::vector<double> genes = next_ < options_.population || parents_.empty() ? random_genes(next_) : child(next_);
-      Trial trial{next_, {}};
-      for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(genes[p]));
-      genes_[next_] = std::move(genes);
-      out.push_back(std::move(trial));
-    }
-    return out;
-  }
+  Nsga2(const SearchSpace& space, const StrategyOptions& options) : GeneStrategy(space, options) {}
 
   void report(const TrialResult& result) override {
     pool_.push_back(Member{result.trial.id, result.status == TrialStatus::ok ? result.scores : std::vector<double>{}, 0, 0});
     // Select once a batch's worth has arrived (reports come in id order after each batch).
-    if (result.trial.id + 1 == next_) select();
+    if (result.trial.id + 1 == proposed()) select();
   }
 
  private:
@@ -47,10 +35,8 @@ class Nsga2 final : public Strategy {
 
   double uniform(std::int64_t trial, std::uint64_t stream) const { return trial_uniform(options_.seed, trial, stream); }
 
-  std::vector<double> random_genes(std::int64_t id) const {
-    std::vector<double> genes;
-    for (std::size_t p = 0; p < space_.parameters.size(); ++p) genes.push_back(uniform(id, p));
-    return genes;
+  std::vector<double> next_genes(std::int64_t id, const std::vector<std::vector<double>>&) override {
+    return id < options_.population || parents_.empty() ? random_genes(id) : child(id);
   }
 
   // Better by constrained domination rank, then crowding.
@@ -69,8 +55,8 @@ class Nsga2 final : public Strategy {
   }
 
   std::vector<double> child(std::int64_t id) const {
-    const auto& mother = genes_.at(tournament(id, 100).id);
-    const auto& father = genes_.at(tournament(id, 200).id);
+    const auto& mother = genes_of(tournament(id, 100).id);
+    const auto& father = genes_of(tournament(id, 200).id);
     std::vector<double> genes(mother.size());
     const double mutation = 1.0 / static_cast<double>(genes.size());
     for (std::size_t p = 0; p < genes.size(); ++p) {
@@ -120,11 +106,7 @@ class Nsga2 final : public Strategy {
     parents_ = std::move(all);
   }
 
-  SearchSpace space_;
-  StrategyOptions options_;
-  std::map<std::int64_t, std::vector<double>> genes_;
   std::vector<Member> parents_, pool_;
-  std::int64_t next_ = 0;
 };
 
 }  // namespace
