@@ -6,7 +6,14 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/kernel_calibration_io.h"
+#include <fstream>
+#include <sstream>
+
 #include "models/base/csv_table.h"
+#include "models/base/did_you_mean.h"
+#include "models/base/errors.h"
+#include "models/ops/op_library.h"
+#include "sim/gpu/gpu_lowering.h"
 #include "models/transforms/fusion.h"
 #include "models/zoo/zoo.h"
 #include "sim/output/atomic_file.h"
@@ -175,6 +182,81 @@ int validate_e2e(const E2eOptions& options) {
   return 0;
 }
 
+struct GemmOptions {
+  std::string file;
+  std::string gpu = "a100_sxm4_80gb";
+  std::string dtype = "fp16";
+  OutputMode mode;
+};
+
+// LLMCompass's measured GEMMs: lines "M, N, K, TIMEms, RATETflops" (no header), A[M x K] x B[K x N].
+int validate_gemm(const GemmOptions& options) {
+  std::ifstream in(options.file);
+  if (!in) throw UserError(options.file + ": cannot read: no such file or not readable");
+  const HardwareCatalog catalog = HardwareCatalog::for_listing();
+  const auto spec_path = catalog.find("gpu", options.gpu);
+  if (!spec_path) {
+    const auto names = catalog.names("gpu");
+    throw UserError("--gpu: expected a GPU spec name (" + join_names(names) + "), found '" + options.gpu + "'" +
+                    did_you_mean_suffix(options.gpu, names));
+  }
+  const auto dtype = parse_dtype(options.dtype);
+  if (!dtype) throw UserError("--dtype: expected one of " + join_names(compute_dtype_names()) + ", found '" + options.dtype + "'");
+  const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
+  const KernelTimer timer(spec, KernelCalibration{});
+  nlohmann::json rows = nlohmann::json::array();
+  double error_sum = 0;
+  int count = 0, within = 0, line_number = 0;
+  std::string line;
+  if (!options.mode.quiet)
+    fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8}\n", "M", "N", "K", "measured_ms", "predicted_ms", "error");
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::stringstream fields(line);
+    std::string m, n, k, time;
+    std::getline(fields, m, ',');
+    std::getline(fields, n, ',');
+    std::getline(fields, k, ',');
+    std::getline(fields, time, ',');
+    double measured_ms = 0;
+    std::int64_t dims[3] = {0, 0, 0};
+    try {
+      dims[0] = std::stoll(m);
+      dims[1] = std::stoll(n);
+      dims[2] = std::stoll(k);
+      measured_ms = std::stod(time);  // "0.1900ms": the number, then the unit
+    } catch (const std::exception&) {
+      throw UserError(options.file + ":" + std::to_string(line_number) + ": expected 'M, N, K, TIMEms, ...', found '" + line + "'");
+    }
+    if (dims[0] < 1 || dims[1] < 1 || dims[2] < 1 || measured_ms <= 0)
+      throw UserError(options.file + ":" + std::to_string(line_number) + ": expected positive sizes and time, found '" + line + "'");
+    Graph graph("gemm");
+    const auto a = graph.add_input("a", {dims[0], dims[2]}, *dtype);
+    const auto b = graph.add_input("b", {dims[2], dims[1]}, *dtype);
+    ops::matmul(graph, "gemm", a, b);
+    double predicted_s = 0;
+    for (const auto& kernel : lower_op(graph, graph.ops().back(), timer)) predicted_s += timer.time(kernel).seconds;
+    const double error = predicted_s * 1e3 / measured_ms - 1;
+    error_sum += std::abs(error);
+    within += std::abs(error) <= 0.2 ? 1 : 0;
+    ++count;
+    rows.push_back({{"m", dims[0]}, {"n", dims[1]}, {"k", dims[2]}, {"measured_ms", measured_ms},
+                    {"predicted_ms", predicted_s * 1e3}, {"error_pct", 100 * error}});
+    if (!options.mode.quiet)
+      fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}%\n", dims[0], dims[1], dims[2], measured_ms,
+                 predicted_s * 1e3, 100 * error);
+  }
+  const double mape = count ? 100 * error_sum / count : 0;
+  const double share = count ? static_cast<double>(within) / count : 0;
+  if (!options.mode.quiet)
+    fmt::print(options.mode.human(), "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows\n", options.dtype, spec.name, mape,
+               100 * share, count);
+  if (options.mode.json)
+    options.mode.print_json({{"gpu", spec.name}, {"dtype", options.dtype}, {"rows", rows}, {"mape_pct", mape}, {"within_20pct", share}});
+  return 0;
+}
+
 }  // namespace
 
 Subcommand add_validate_command(CLI::App& app) {
@@ -196,7 +278,17 @@ Subcommand add_validate_command(CLI::App& app) {
   CLI::App* e2e_command = command->add_subcommand("e2e", "Predict measured end-to-end inference latencies (NeuSight e2e_labels.csv)");
   e2e_command->add_option("file", e2e->file, "e2e_labels.csv")->required()->check(CLI::ExistingFile);
   add_output_flags(*e2e_command, e2e->mode, true);
-  return {command, [options, kernels, e2e] { return kernels->parsed() ? validate_kernels(*options) : validate_e2e(*e2e); }};
+  auto gemm = std::make_shared<GemmOptions>();
+  CLI::App* gemm_command = command->add_subcommand("gemm", "Predict measured GEMM latencies (LLMCompass format: M, N, K, TIMEms)");
+  gemm_command->add_option("file", gemm->file, "The measurements")->required()->check(CLI::ExistingFile);
+  gemm_command->add_option("--gpu", gemm->gpu, "GPU spec the measurements were taken on (default a100_sxm4_80gb)");
+  gemm_command->add_option("--dtype", gemm->dtype, "Element type (default fp16: tensor cores)");
+  add_output_flags(*gemm_command, gemm->mode, true);
+  return {command, [options, kernels, e2e, e2e_command, gemm] {
+            if (kernels->parsed()) return validate_kernels(*options);
+            if (e2e_command->parsed()) return validate_e2e(*e2e);
+            return validate_gemm(*gemm);
+          }};
 }
 
 }  // namespace dse

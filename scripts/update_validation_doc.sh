@@ -9,10 +9,12 @@ ref=${2:-../shared/reference}/neusight
 json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"/test_ln.csv "$ref"/test_softmax.csv \
         --leave-one-out --json -q)
 e2e=$("$dse" validate e2e "$ref"/e2e_labels.csv --json -q)
-python3 - "$json" "$e2e" <<'PY'
+gemm=$("$dse" validate gemm "$(dirname "$ref")"/llmcompass/a100_fp16_matmul.csv --json -q)
+python3 - "$json" "$e2e" "$gemm" <<'PY'
 import json, re, sys
 d = json.loads(sys.argv[1])
 e2e = json.loads(sys.argv[2])
+gemm = json.loads(sys.argv[3])
 def table(devices):
     ops = ["linear", "bmm", "ln", "softmax"]
     out = ["| GPU | " + " | ".join(f"{op} MAPE % (within ±20 %)" for op in ops) + " |",
@@ -35,6 +37,9 @@ for r in e2e["rows"]:
 body += ("\n\n**End to end** (`dse validate e2e`, FP32, kernel model with the default calibration; "
          f"\"-fusion\" rows after dse's fusion transforms): MAPE {e2e['mape_pct']:.1f} % over {len(e2e['rows'])} rows.\n\n"
          + "\n".join(rows))
+body += (f"\n\n**FP16 tensor-core GEMMs** (`dse validate gemm`, LLMCompass's A100 80GB measurements, "
+         f"{gemm['gpu']} spec, default calibration): MAPE {gemm['mape_pct']:.1f} %, "
+         f"{100 * gemm['within_20pct']:.0f} % of {len(gemm['rows'])} rows within ±20 %.")
 path = "docs/validation.md"
 text = open(path).read()
 begin, end = "<!-- validation:begin -->", "<!-- validation:end -->"

@@ -40,8 +40,10 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
       kernel.threads_per_block = tile.threads;
       kernel.registers_per_thread = tile.registers;
       kernel.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
+      // The per-thread operand loads limit SIMT (CUDA-core) main loops; tensor-core MMAs consume
+      // whole fragments per load, so the penalty does not apply to them.
       const double ab = tile.per_thread_a * tile.per_thread_b;
-      const double tile_efficiency = ab / (ab + (tile.per_thread_a + tile.per_thread_b) / 2.0);
+      const double tile_efficiency = tensor_cores ? 1.0 : ab / (ab + (tile.per_thread_a + tile.per_thread_b) / 2.0);
       // Work rounded up to whole tiles, divided by the tile's main-loop efficiency.
       const double padded = 2.0 * static_cast<double>(gemm.batch * ceil_div(gemm.m, tile.m) * tile.m *
                                                       ceil_div(gemm.n, tile.n) * tile.n * gemm.k);

@@ -2,9 +2,10 @@
 //
 // GEMMs (linear, matmul, conv as implicit GEMM, attention's two products) try the thread-block
 // tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 2x4 outputs per thread) and
-// split-K factors 1-8, and keep the fastest on this GPU, as cuBLAS's heuristics aim to. A smaller
-// per-thread tile loads more operands per FMA: its main loop reaches ab / (ab + (a + b) / 2) of the
-// peak for an a x b per-thread tile (one shared-memory load costing half an FMA issue slot).
+// split-K factors 1-8, and keep the fastest on this GPU, as cuBLAS's heuristics aim to. On CUDA
+// cores a smaller per-thread tile loads more operands per FMA: its main loop reaches
+// ab / (ab + (a + b) / 2) of the peak for an a x b per-thread tile (one shared-memory load costing
+// half an FMA issue slot); tensor-core tiles are not penalised this way.
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
 // layer norm one 128-thread block per row; softmax one block per row sized as PyTorch's
 // SoftMax_getBlockSize; reductions and pooling one thread per output; views launch nothing.

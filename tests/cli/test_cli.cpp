@@ -184,8 +184,20 @@ TEST(Cli, KilledSearchResumesToTheSameResult) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ValidateGemmPredictsTensorCoreGemms) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/llmcompass/a100_fp16_matmul.csv";
+  if (!fs::exists(ref)) GTEST_SKIP() << "reference data not present";
+  const CliResult result = run_dse("validate gemm " + ref + " --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["rows"].size(), 20u);
+  EXPECT_EQ(json["gpu"], "a100_sxm4_80gb");
+  EXPECT_EQ(json["rows"][0]["m"], 64);
+  EXPECT_EQ(run_dse("validate gemm " + ref + " --gpu a100_sxm80").exit_code, 2);
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
-  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e", "scalesim"}) {
+  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e", "validate gemm", "scalesim"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;
