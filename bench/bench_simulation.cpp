@@ -2,7 +2,9 @@
 //   engine_events       events per second of the bare discrete-event core (target: >= 10 M/s)
 //   resnet50_h200_b1    one ResNet-50 batch-1 inference on the H200 roofline model, the graph
 //                       already built (target: <= 100 us wall)
-//   resnet50_h200_b1_with_build   the same, building the zoo graph first
+//   resnet50_h100_b1_kernel_model the same on the H100 SXM spec with the kernel timing model
+//                       (target: <= 100 us wall)
+//   resnet50_h200_b1_with_build   the same as resnet50_h200_b1, building the zoo graph first
 //   two_models/0, two_models/1    ResNet-50 + ResNet-18 on one stream / on two concurrent streams
 // Run: build/bench/bench_simulation
 #include <benchmark/benchmark.h>
@@ -13,6 +15,15 @@
 #include "sim/run/gpu_simulation.h"
 
 namespace {
+
+// The embedded quickstart experiment with `overrides` applied (and no output files).
+dse::Experiment quickstart_experiment(std::vector<std::string> overrides) {
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  dse::ConfigNode config = dse::load_config_file(file);
+  overrides.push_back("output=");
+  dse::apply_overrides(config, overrides);
+  return dse::read_experiment(config, file);
+}
 
 void engine_events(benchmark::State& state) {
   const std::int64_t events = state.range(0);
@@ -31,29 +42,21 @@ void engine_events(benchmark::State& state) {
 BENCHMARK(engine_events)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 void resnet50_h200_b1(benchmark::State& state) {
-  const std::string file = "embedded:configs/experiments/quickstart.yaml";
-  dse::ConfigNode config = dse::load_config_file(file);
-  dse::apply_overrides(config, {"workload.models[0].batch=1", "output="});
-  const dse::Experiment experiment = dse::read_experiment(config, file);
+  const dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
 }
 BENCHMARK(resnet50_h200_b1)->Unit(benchmark::kMicrosecond);
 
 // Issue target: one ResNet-50 batch-1 inference on the H100 spec, kernel timing model, <= 100 us.
 void resnet50_h100_b1_kernel_model(benchmark::State& state) {
-  const std::string file = "embedded:configs/experiments/quickstart.yaml";
-  dse::ConfigNode config = dse::load_config_file(file);
-  dse::apply_overrides(config, {"workload.models[0].batch=1", "output=", "device.gpu=h100_sxm", "device.timing_model=kernel"});
-  const dse::Experiment experiment = dse::read_experiment(config, file);
+  const dse::Experiment experiment =
+      quickstart_experiment({"workload.models[0].batch=1", "device.gpu=h100_sxm", "device.timing_model=kernel"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
 }
 BENCHMARK(resnet50_h100_b1_kernel_model)->Unit(benchmark::kMicrosecond);
 
 void resnet50_h200_b1_with_build(benchmark::State& state) {
-  const std::string file = "embedded:configs/experiments/quickstart.yaml";
-  dse::ConfigNode config = dse::load_config_file(file);
-  dse::apply_overrides(config, {"workload.models[0].batch=1", "output="});
-  dse::Experiment experiment = dse::read_experiment(config, file);
+  dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1"});
   const auto& build = dse::ModelRegistry::instance().find("resnet50")->factory;
   for (auto _ : state) {
     experiment.models[0].graph = std::make_shared<const dse::Graph>(build(experiment.models[0].params));
@@ -65,12 +68,9 @@ BENCHMARK(resnet50_h200_b1_with_build)->Unit(benchmark::kMicrosecond);
 // The cost of concurrency: ResNet-50 and ResNet-18 (batch 8) on one stream versus a stream each,
 // kernel timing model on the H100 SXM spec (rates recomputed at every kernel start and end).
 void two_models(benchmark::State& state) {
-  const std::string file = "embedded:configs/experiments/quickstart.yaml";
-  dse::ConfigNode config = dse::load_config_file(file);
-  dse::apply_overrides(config, {"output=", "device.gpu=h100_sxm", "device.timing_model=kernel",
-                                "workload.models[1]={name: resnet18, batch: 8, dtype: fp16}",
-                                state.range(0) ? "schedule.policy=stream_per_model" : "schedule.policy=single_stream"});
-  const dse::Experiment experiment = dse::read_experiment(config, file);
+  const dse::Experiment experiment = quickstart_experiment(
+      {"device.gpu=h100_sxm", "device.timing_model=kernel", "workload.models[1]={name: resnet18, batch: 8, dtype: fp16}",
+       state.range(0) ? "schedule.policy=stream_per_model" : "schedule.policy=single_stream"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
   state.SetLabel(state.range(0) ? "two streams" : "one stream");
 }

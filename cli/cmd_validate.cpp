@@ -1,21 +1,22 @@
-// `dse validate kernels FILE.csv...`: how well the kernel timing model predicts measured kernels.
+// `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies.
 #include <fmt/format.h>
 
-#include "cli/command.h"
-#include "cli/kernel_validation.h"
-#include "sim/config/config_loader.h"
-#include "sim/config/hardware_catalog.h"
-#include "sim/gpu/kernel_calibration_io.h"
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "cli/command.h"
+#include "cli/kernel_validation.h"
 #include "models/base/csv_table.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
-#include "sim/gpu/gpu_lowering.h"
 #include "models/transforms/fusion.h"
 #include "models/zoo/zoo.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/gpu/gpu_lowering.h"
+#include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/atomic_file.h"
 #include "sim/run/gpu_simulation.h"
 
@@ -62,8 +63,7 @@ int validate_kernels(const ValidateOptions& options) {
     rows.insert(rows.end(), part.begin(), part.end());
   }
   const HardwareCatalog catalog = HardwareCatalog::for_listing();
-  std::vector<GpuSpec> specs;
-  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  const std::vector<GpuSpec> specs = read_catalog_gpu_specs(catalog);
   std::map<std::string, std::size_t> unmatched;
   const auto devices = match_devices(rows, specs, unmatched);
   for (const auto& [device, count] : unmatched)
@@ -127,8 +127,7 @@ int validate_e2e(const E2eOptions& options) {
   const auto device_col = table.column("device"), config_col = table.column(table.header().at(1)),
              latency_col = table.column("e2e_latency_ms");
   const HardwareCatalog catalog = HardwareCatalog::for_listing();
-  std::vector<GpuSpec> specs;
-  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  const std::vector<GpuSpec> specs = read_catalog_gpu_specs(catalog);
   nlohmann::json rows = nlohmann::json::array();
   double error_sum = 0;
   int counted = 0;
@@ -137,9 +136,7 @@ int validate_e2e(const E2eOptions& options) {
   for (const auto& row : table.rows()) {
     std::string device = table.text(row, device_col);
     std::replace(device.begin(), device.end(), '_', ' ');
-    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const GpuSpec& s) {
-      return std::find(s.device_names.begin(), s.device_names.end(), device) != s.device_names.end();
-    });
+    const GpuSpec* spec = find_spec_by_device_name(specs, device);
     const std::string config = table.text(row, config_col);
     std::vector<std::string> parts;
     for (std::size_t start = 0, dash; start <= config.size(); start = dash + 1) {
@@ -147,7 +144,7 @@ int validate_e2e(const E2eOptions& options) {
       if (dash == std::string::npos) dash = config.size();
       parts.push_back(config.substr(start, dash - start));
     }
-    if (spec == specs.end() || parts.size() < 4 || parts[1] != "inf") continue;
+    if (!spec || parts.size() < 4 || parts[1] != "inf") continue;
     const auto* builder = ModelRegistry::instance().find(parts[0]);
     if (!builder) continue;
     Experiment experiment;

@@ -17,10 +17,8 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
                                                 std::map<std::string, std::size_t>& unmatched) {
   std::map<std::string, DeviceRows> out;
   for (const auto& row : rows) {
-    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const GpuSpec& s) {
-      return std::find(s.device_names.begin(), s.device_names.end(), row.device) != s.device_names.end();
-    });
-    if (spec == specs.end()) {
+    const GpuSpec* spec = find_spec_by_device_name(specs, row.device);
+    if (!spec) {
       ++unmatched[row.device];
       continue;
     }

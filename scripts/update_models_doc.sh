@@ -5,13 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
 table=$("$dse" models check)
-python3 - "$table" <<'PY'
-import sys, re
-table = sys.argv[1].rstrip("\n")
-path = "docs/models.md"
-text = open(path).read()
-begin, end = "<!-- models-check:begin -->", "<!-- models-check:end -->"
-new = re.sub(re.escape(begin) + ".*?" + re.escape(end), begin + "\n" + table + "\n" + end, text, flags=re.S)
-open(path, "w").write(new)
-PY
+printf '%s\n' "$table" | python3 scripts/replace_doc_section.py docs/models.md models-check
 echo "docs/models.md updated" >&2

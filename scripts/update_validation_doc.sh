@@ -10,8 +10,8 @@ json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"
         --leave-one-out --json -q)
 e2e=$("$dse" validate e2e "$ref"/e2e_labels.csv --json -q)
 gemm=$("$dse" validate gemm "$(dirname "$ref")"/llmcompass/a100_fp16_matmul.csv --json -q)
-python3 - "$json" "$e2e" "$gemm" <<'PY'
-import json, re, sys
+python3 - "$json" "$e2e" "$gemm" <<'PY' | python3 scripts/replace_doc_section.py docs/validation.md validation
+import json, sys
 d = json.loads(sys.argv[1])
 e2e = json.loads(sys.argv[2])
 gemm = json.loads(sys.argv[3])
@@ -40,10 +40,6 @@ body += ("\n\n**End to end** (`dse validate e2e`, FP32, kernel model with the de
 body += (f"\n\n**FP16 tensor-core GEMMs** (`dse validate gemm`, LLMCompass's A100 80GB measurements, "
          f"{gemm['gpu']} spec, default calibration): MAPE {gemm['mape_pct']:.1f} %, "
          f"{100 * gemm['within_20pct']:.0f} % of {len(gemm['rows'])} rows within ±20 %.")
-path = "docs/validation.md"
-text = open(path).read()
-begin, end = "<!-- validation:begin -->", "<!-- validation:end -->"
-text = re.sub(re.escape(begin) + ".*?" + re.escape(end), begin + "\n" + body + "\n" + end, text, flags=re.S)
-open(path, "w").write(text)
+print(body)
 PY
 echo "docs/validation.md updated" >&2

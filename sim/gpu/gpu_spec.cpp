@@ -1,6 +1,10 @@
 #include "sim/gpu/gpu_spec.h"
 
+#include <algorithm>
 #include <array>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
 
 namespace dse {
 namespace {
@@ -84,6 +88,18 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
             spec.tensor_core_tflops);
   root.check_unknown_keys();
   return spec;
+}
+
+std::vector<GpuSpec> read_catalog_gpu_specs(const HardwareCatalog& catalog) {
+  std::vector<GpuSpec> specs;
+  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  return specs;
+}
+
+const GpuSpec* find_spec_by_device_name(const std::vector<GpuSpec>& specs, std::string_view device) {
+  for (const auto& spec : specs)
+    if (std::find(spec.device_names.begin(), spec.device_names.end(), device) != spec.device_names.end()) return &spec;
+  return nullptr;
 }
 
 }  // namespace dse

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/tensor.h"
@@ -52,5 +53,12 @@ struct GpuSpec {
 
 // Reads and validates a spec; ConfigErrors name the spec file's line and key.
 GpuSpec read_gpu_spec(const ConfigNode& root);
+
+class HardwareCatalog;
+// Every GPU spec the catalog lists, read and validated, in catalog order.
+std::vector<GpuSpec> read_catalog_gpu_specs(const HardwareCatalog& catalog);
+
+// The spec whose device_names contain `device` (the name the driver reports), or nullptr.
+const GpuSpec* find_spec_by_device_name(const std::vector<GpuSpec>& specs, std::string_view device);
 
 }  // namespace dse

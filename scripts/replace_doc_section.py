@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Replaces the generated section of a doc with stdin.
+
+    replace_doc_section.py FILE NAME < body
+
+The section lies between the lines `<!-- NAME:begin -->` and `<!-- NAME:end -->`; exits 2 if FILE
+lacks either
+marker or stdin is empty (the generating command failed), leaving FILE as it was.
+"""
+import sys
+
+
+def fail(message):
+    print(f"replace_doc_section.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+path, name = sys.argv[1], sys.argv[2]
+body = sys.stdin.read().rstrip("\n")
+if not body.strip():
+    fail(f"{path}: nothing on stdin for the '{name}' section; left unchanged")
+begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+text = open(path).read()
+start, stop = text.find(begin), text.find(end)
+if start < 0 or stop < start:
+    fail(f"{path}: expected the markers '{begin}' and '{end}' around the generated section")
+open(path, "w").write(text[: start + len(begin)] + "\n" + body + "\n" + text[stop:])
