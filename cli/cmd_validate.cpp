@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -153,8 +154,19 @@ int validate_e2e(const E2eOptions& options) {
     experiment.timing_model = "kernel";
     ModelRequest model;
     model.name = parts[0];
-    model.params.seq_len = std::stoi(parts[2]);
-    model.params.batch = std::stoi(parts[3]);
+    const auto bad_cell = [&](std::size_t column, const std::string& expected) {
+      return UserError(fmt::format("{}:{}:{}: {}: expected {}, found '{}'", table.path(), row.line,
+                                   row.cells[column].column, table.header()[column], expected, row.cells[column].text));
+    };
+    const auto positive_int = [&](const std::string& text) {
+      int value = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error != std::errc{} || end != text.data() + text.size() || value <= 0)
+        throw bad_cell(config_col, "MODEL-inf-SEQ-BATCH[-fusion] with positive integers SEQ and BATCH");
+      return value;
+    };
+    model.params.seq_len = positive_int(parts[2]);
+    model.params.batch = positive_int(parts[3]);
     Graph graph = builder->factory(model.params);
     const bool fusion = parts.size() > 4 && parts[4] == "fusion";
     if (fusion)
@@ -162,8 +174,9 @@ int validate_e2e(const E2eOptions& options) {
         graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
     model.graph = std::make_shared<const Graph>(std::move(graph));
     experiment.models.push_back(model);
-    const double predicted = run_experiment(experiment).latency_ms();
     const double measured = table.number(row, latency_col);
+    if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
+    const double predicted = run_experiment(experiment).latency_ms();
     const double error = predicted / measured - 1;
     error_sum += std::abs(error);
     ++counted;

@@ -47,7 +47,7 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
   } else if (op == "softmax") {
     ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, DType::fp32), -1);
   } else {
-    throw UserError("line " + std::to_string(row.line) + ": OPName: expected linear, bmm, ln or softmax, found '" + op + "'");
+    throw UserError(row.file + ":" + std::to_string(row.line) + ": OPName: expected linear, bmm, ln or softmax, found '" + op + "'");
   }
   double seconds = 0;
   for (const auto& kernel : lower_op(graph, graph.ops().back(), timer)) seconds += timer.time(kernel).seconds;

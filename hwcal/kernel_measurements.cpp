@@ -44,6 +44,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     measurement.m = table.integer(row, *m);
     measurement.n = n ? table.integer(row, *n) : 0;
     measurement.k = k ? table.integer(row, *k) : 0;
+    measurement.file = path;
     measurement.line = row.line;
     out.push_back(std::move(measurement));
   }

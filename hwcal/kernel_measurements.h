@@ -18,7 +18,8 @@ struct KernelMeasurement {
   std::array<std::int64_t, 3> grid{};   // Grid x, y, z
   std::array<std::int64_t, 3> block{};  // Block x, y, z
   std::int64_t b = 0, m = 0, n = 0, k = 0;  // op shape (layer norm, softmax: B rows of H = m)
-  int line = 0;              // where the row is in its file
+  std::string file;          // where the row is: its file and line
+  int line = 0;
 };
 
 // Reads every row; UserError "FILE:LINE:COL: COLUMN: expected ..., found ..." on bad input.

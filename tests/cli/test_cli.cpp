@@ -112,6 +112,33 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   EXPECT_EQ(run_dse("validate kernels no_such.csv").exit_code, 2);
 }
 
+TEST(Cli, ValidateKernelsNamesTheFileAndLineOfAnUnsupportedOp) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_bad_op_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(csv) << "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,Block x,Block y,Block z,B,H\n"
+                        "conv,0.8,Tesla T4,k,1,1,1,32,1,1,64,1024\n";
+  const CliResult result = run_dse("validate kernels " + csv.string());
+  fs::remove(csv);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find(csv.string() + ":2: OPName: expected linear, bmm, ln or softmax, found 'conv'"), std::string::npos)
+      << result.err;
+}
+
+TEST(Cli, ValidateE2eNamesTheCellOfABadConfigOrLatency) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_bad_e2e_" + std::to_string(::getpid()) + ".csv");
+  const std::string header = "device,config,num_layer,e2e_latency_ms\n";
+  std::ofstream(csv) << header << "NVIDIA_L4,bert_base-inf-x-8,12,10.0\n";
+  const CliResult bad_seq = run_dse("validate e2e " + csv.string() + " -q");
+  std::ofstream(csv) << header << "NVIDIA_L4,bert_base-inf-128-8,12,0\n";
+  const CliResult bad_latency = run_dse("validate e2e " + csv.string() + " -q");
+  fs::remove(csv);
+  EXPECT_EQ(bad_seq.exit_code, 2);
+  EXPECT_NE(bad_seq.err.find(csv.string() + ":2:11: config: expected MODEL-inf-SEQ-BATCH"), std::string::npos) << bad_seq.err;
+  EXPECT_EQ(bad_latency.exit_code, 2);
+  EXPECT_NE(bad_latency.err.find(csv.string() + ":2:34: e2e_latency_ms: expected a latency in ms > 0, found '0'"),
+            std::string::npos)
+      << bad_latency.err;
+}
+
 TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   const std::string ref = std::string(DSE_REFERENCE_DIR) + "/neusight/e2e_labels.csv";
   if (!fs::exists(ref)) GTEST_SKIP() << "reference data not present";
