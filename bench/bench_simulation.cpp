@@ -12,7 +12,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/engine/engine.h"
-#include "sim/run/gpu_simulation.h"
+#include "sim/run/simulation.h"
 
 namespace {
 

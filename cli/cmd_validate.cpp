@@ -19,7 +19,7 @@
 #include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/atomic_file.h"
-#include "sim/run/gpu_simulation.h"
+#include "sim/run/simulation.h"
 
 namespace dse {
 namespace {

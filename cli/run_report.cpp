@@ -35,11 +35,17 @@ void print_graph_table(std::FILE* out, const Graph& graph) {
              si(static_cast<double>(total.bytes_written)));
 }
 
+namespace {
+std::string device_label(const Experiment& experiment) {
+  return experiment.accelerator ? experiment.accelerator->display_name : experiment.gpu.display_name;
+}
+}  // namespace
+
 void print_op_table(std::FILE* out, const Experiment& experiment, const RunResult& result) {
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const ModelResult& model = result.models[m];
     fmt::print(out, "{} (batch {}, {}) on {} -- {} timing, {}\n", model.name, model.params.batch,
-               dtype_name(model.params.dtype), experiment.gpu.display_name, result.timing_model, result.calibration);
+               dtype_name(model.params.dtype), device_label(experiment), result.timing_model, result.calibration);
     fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8} {:>10} {:>9}  {}\n", "#", "op / kernel", "kind",
                "output", "MACs", "bytes", "flop/B", "start_us", "dur_us", "bound");
     int index = 0;
@@ -57,7 +63,7 @@ void print_op_table(std::FILE* out, const Experiment& experiment, const RunResul
 
 void print_run_summary(std::FILE* out, const Experiment& experiment, const RunResult& result) {
   fmt::print(out, "experiment        {}\n", result.experiment);
-  fmt::print(out, "device            {} ({} timing, {})\n", experiment.gpu.display_name, result.timing_model,
+  fmt::print(out, "device            {} ({} timing, {})\n", device_label(experiment), result.timing_model,
              result.calibration);
   for (const auto& model : result.models) {
     fmt::print(out, "model             {} batch {} {}: {} params, {} MACs, {:.4f} ms, {:.1f} samples/s\n", model.name,
@@ -70,6 +76,16 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
     fmt::print(out, "energy_j          {:.6f}\n", *result.energy_j);
   } else {
     fmt::print(out, "energy_j          n/a (the {} timing model has no power model)\n", result.timing_model);
+  }
+  if (const auto& a = result.accelerator) {
+    const auto ratio = [](const std::optional<double>& v) { return v ? fmt::format("  ({:.2f}x tpu_v3_like)", *v) : std::string(); };
+    fmt::print(out, "fusion            {} ({} groups), {} DRAM bytes per pass\n", a->fusion, a->fusion_groups, si(a->dram_bytes));
+    fmt::print(out, "area_mm2          {:.1f}\n", a->area_mm2);
+    fmt::print(out, "tdp_w             {:.1f}\n", a->tdp_w);
+    fmt::print(out, "inferences_per_s  {:.1f}{}\n", a->inferences_per_s, ratio(a->inferences_per_s_vs_tpu_v3));
+    fmt::print(out, "perf_per_tdp      {:.3f} /s/W{}\n", a->perf_per_tdp, ratio(a->perf_per_tdp_vs_tpu_v3));
+    fmt::print(out, "perf_per_mm2      {:.3f} /s/mm2{}\n", a->perf_per_mm2, ratio(a->perf_per_mm2_vs_tpu_v3));
+    fmt::print(out, "energy/inference  {:.6f} J{}\n", a->energy_per_inference_j, ratio(a->energy_per_inference_vs_tpu_v3));
   }
   if (!experiment.output_path.empty()) fmt::print(out, "output            {}\n", experiment.output_path);
 }

@@ -85,12 +85,12 @@ std::vector<std::string> HardwareCatalog::names(std::string_view kind) const {
 
 namespace {
 
-// `dse list gpu`: the spec files, described by their display_name.
-std::vector<RegistryEntryInfo> gpu_spec_entries() {
+// `dse list gpu` / `dse list accel`: the spec files, described by their display_name.
+std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
   const HardwareCatalog catalog = HardwareCatalog::for_listing();
   std::vector<RegistryEntryInfo> out;
-  for (const auto& name : catalog.names("gpu")) {
-    const std::string path = *catalog.find("gpu", name);
+  for (const auto& name : catalog.names(kind)) {
+    const std::string path = *catalog.find(kind, name);
     std::string description;
     try {
       const ConfigNode spec = load_config_file(path);
@@ -104,9 +104,11 @@ std::vector<RegistryEntryInfo> gpu_spec_entries() {
   return out;
 }
 
-[[maybe_unused]] const bool gpu_family_registered =
-    (FamilyCatalog::instance().add_family(
-         {"gpu", "GPU spec files in configs/hardware/gpu/ (datasheet values with sources)", gpu_spec_entries}),
+[[maybe_unused]] const bool spec_families_registered =
+    (FamilyCatalog::instance().add_family({"gpu", "GPU spec files in configs/hardware/gpu/ (datasheet values with sources)",
+                                           [] { return spec_entries("gpu"); }}),
+     FamilyCatalog::instance().add_family({"accel", "Accelerator template specs in configs/hardware/accel/ (FAST-style, with sources)",
+                                           [] { return spec_entries("accel"); }}),
      true);
 
 }  // namespace

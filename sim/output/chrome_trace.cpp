@@ -9,7 +9,7 @@ namespace dse {
 
 std::string chrome_trace_json(const RunResult& result) {
   nlohmann::json events = nlohmann::json::array();
-  events.push_back({{"ph", "M"}, {"pid", 0}, {"name", "process_name"}, {"args", {{"name", "gpu " + result.gpu}}}});
+  events.push_back({{"ph", "M"}, {"pid", 0}, {"name", "process_name"}, {"args", {{"name", result.device_kind + " " + result.device}}}});
   std::set<int> streams;
   for (const auto& op : result.ops) streams.insert(op.stream);
   for (const int stream : streams) {

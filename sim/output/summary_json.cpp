@@ -16,7 +16,7 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                       {"throughput_per_s", model.throughput_per_s()}});
   }
   nlohmann::json summary = {{"experiment", result.experiment},
-                            {"device", {{"gpu", result.gpu},
+                            {"device", {{result.device_kind, result.device},
                                         {"timing_model", result.timing_model},
                                         {"calibration", result.calibration}}},
                             {"schedule", result.schedule},
@@ -24,6 +24,24 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                             {"latency_ms", result.latency_ms()},
                             {"throughput_per_s", result.throughput_per_s()}};
   if (result.energy_j) summary["energy_j"] = *result.energy_j;
+  if (const auto& a = result.accelerator) {
+    const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+    summary["accelerator"] = {{"fusion", a->fusion},
+                              {"fusion_groups", a->fusion_groups},
+                              {"area_mm2", a->area_mm2},
+                              {"tdp_w", a->tdp_w},
+                              {"static_w", a->static_w},
+                              {"dram_bytes", a->dram_bytes},
+                              {"inferences_per_s", a->inferences_per_s},
+                              {"perf_per_tdp", a->perf_per_tdp},
+                              {"perf_per_mm2", a->perf_per_mm2},
+                              {"energy_per_inference_j", a->energy_per_inference_j},
+                              {"vs_tpu_v3",
+                               {{"inferences_per_s", optional(a->inferences_per_s_vs_tpu_v3)},
+                                {"perf_per_tdp", optional(a->perf_per_tdp_vs_tpu_v3)},
+                                {"perf_per_mm2", optional(a->perf_per_mm2_vs_tpu_v3)},
+                                {"energy_per_inference", optional(a->energy_per_inference_vs_tpu_v3)}}}};
+  }
   summary["output"] = experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path);
   return summary;
 }

@@ -10,19 +10,62 @@
 namespace dse {
 namespace {
 
-std::string find_gpu_file(const ConfigNode& device, const std::string& config_file) {
-  const ConfigNode& gpu = device.at("gpu", "a GPU spec name such as h200, or a .yaml file");
-  const std::string value = gpu.as<std::string>();
+// The spec file `node` names: a catalog name of `kind` ("gpu", "accel") or a .yaml path.
+std::string find_spec_file(const ConfigNode& node, std::string_view kind, const std::string& noun,
+                           const std::string& config_file) {
+  const std::string article = std::string_view("aeiou").find(noun.front()) == std::string_view::npos ? "a " : "an ";
+  const std::string value = node.as<std::string>();
   if (value.ends_with(".yaml")) {
     const std::string path = resolve_config_path(config_file, value);
-    if (!config_file_exists(path)) gpu.fail("expected an existing GPU spec file, found no file '" + path + "'");
+    if (!config_file_exists(path)) node.fail("expected an existing " + noun + " file, found no file '" + path + "'");
     return path;
   }
   const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
-  if (const auto path = catalog.find("gpu", value)) return *path;
-  const auto names = catalog.names("gpu");
-  gpu.fail("expected a GPU spec name (" + join_names(names) + ") or a .yaml file, found " + gpu.describe() +
-           did_you_mean_suffix(value, names));
+  if (const auto path = catalog.find(kind, value)) return *path;
+  const auto names = catalog.names(kind);
+  node.fail("expected " + article + noun + " name (" + join_names(names) + ") or a .yaml file, found " +
+            node.describe() + did_you_mean_suffix(value, names));
+}
+
+// Sets `key` of `target` to `value`, merging mappings key by key. The copied nodes keep their own
+// file, line and key path, so errors point at the experiment ("device.array.rows").
+void merge_key(ConfigNode& target, const std::string& key, const ConfigNode& value, const SourceMark& key_mark) {
+  ConfigNode* existing = target.mutable_child(key);
+  if (existing && existing->is_map() && value.is_map()) {
+    for (const auto& child : value.keys()) merge_key(*existing, child, *value.find(child), value.key_mark(child));
+    return;
+  }
+  target.set(key, value, key_mark).set_path(value.path());
+}
+
+void read_accelerator_device(const ConfigNode& device, const std::string& config_file, Experiment& experiment) {
+  const ConfigNode& name = device.at("accelerator", "an accelerator spec name such as tpu_v3_like, or a .yaml file");
+  const std::string file = find_spec_file(name, "accel", "accelerator spec", config_file);
+  experiment.fusion = *parse_fusion_mode(
+      device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
+  ConfigNode spec = load_config_file(file);
+  spec.expect_map("an accelerator spec");
+  for (const auto& key : device.keys()) {
+    if (key == "accelerator" || key == "fusion") continue;
+    merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
+  }
+  experiment.accelerator = read_accelerator_spec(spec);
+  experiment.hardware_files.push_back({file, read_config_bytes(file)});
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
+  if (const auto baseline = catalog.find("accel", "tpu_v3_like"))
+    experiment.baseline_accelerator = read_accelerator_spec(load_config_file(*baseline));
+}
+
+void read_schedule_and_output(const ConfigNode& root, Experiment& experiment) {
+  if (const ConfigNode* schedule = root.find("schedule")) {
+    schedule->expect_map("the schedule: policy");
+    experiment.schedule = schedule->param<std::string>("policy")
+                              .one_of({"single_stream", "stream_per_model"}, "a schedule policy")
+                              .with_default("single_stream");
+  }
+  // `output: ~` (or `-p output=`) means: write no result file.
+  const ConfigNode* output = root.find("output");
+  experiment.output_path = output && !output->is_null() ? output->as<std::string>() : "";
 }
 
 }  // namespace
@@ -39,9 +82,25 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   if (models.items().empty()) models.fail("expected at least one model, found an empty sequence");
   for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file));
 
-  const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200}");
-  device.expect_map("the hardware: gpu, timing_model, calibration");
-  const std::string gpu_file = find_gpu_file(device, config_file);
+  const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200} or {accelerator: tpu_v3_like}");
+  device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, spec overrides}");
+  if (device.peek("accelerator") && !device.peek("gpu")) {
+    read_accelerator_device(device, config_file, experiment);
+    const std::string native(dtype_name(experiment.accelerator->dtype));
+    for (std::size_t m = 0; m < experiment.models.size(); ++m) {
+      if (experiment.models[m].params.dtype == experiment.accelerator->dtype) continue;
+      models.items()[m].fail("expected dtype " + native + ": the accelerator '" + experiment.accelerator->name +
+                             "' computes in " + native + ", found " +
+                             std::string(dtype_name(experiment.models[m].params.dtype)) + " (set dtype: " + native + ")");
+    }
+    read_schedule_and_output(root, experiment);
+    root.check_unknown_keys();
+    experiment.resolved_yaml = to_yaml(root);
+    return experiment;
+  }
+  if (device.peek("accelerator")) device.find("accelerator")->fail("expected either gpu or accelerator in device, found both");
+  const std::string gpu_file =
+      find_spec_file(device.at("gpu", "a GPU spec name such as h200, or a .yaml file"), "gpu", "GPU spec", config_file);
   if (const ConfigNode* file = device.find("calibration")) {
     experiment.calibration_file = resolve_config_path(config_file, file->as<std::string>());
     if (!config_file_exists(experiment.calibration_file))
@@ -49,15 +108,7 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   }
   experiment.timing_model =
       device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("roofline");
-  if (const ConfigNode* schedule = root.find("schedule")) {
-    schedule->expect_map("the schedule: policy");
-    experiment.schedule = schedule->param<std::string>("policy")
-                              .one_of({"single_stream", "stream_per_model"}, "a schedule policy")
-                              .with_default("single_stream");
-  }
-  // `output: ~` (or `-p output=`) means: write no result file.
-  const ConfigNode* output = root.find("output");
-  experiment.output_path = output && !output->is_null() ? output->as<std::string>() : "";
+  read_schedule_and_output(root, experiment);
   root.check_unknown_keys();
 
   experiment.hardware_files.push_back({gpu_file, read_config_bytes(gpu_file)});

@@ -1,8 +1,9 @@
 // An experiment as the YAML describes it, read and validated in one place.
 //
 // Schema (docs/config.md): name, workload.models[] ({name, batch, dtype, resolution, seq_len,
-// phase, past_len}), device
-// ({gpu: NAME|FILE.yaml, timing_model}), output. Reading resolves hardware names to spec files and
+// phase, past_len}), device ({gpu: NAME|FILE.yaml, timing_model, calibration} or
+// {accelerator: NAME|FILE.yaml, fusion, and any accelerator-spec key overriding the named spec's}),
+// schedule, output. Reading resolves hardware names to spec files and
 // rejects unknown keys; after it succeeds, running cannot fail on input.
 #pragma once
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "models/zoo/zoo.h"
+#include "sim/accel/accel_spec.h"
+#include "sim/accel/fusion_plan.h"
 #include "sim/config/config_node.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/gpu_timing_model.h"
@@ -35,7 +38,11 @@ struct Experiment {
   std::string name;
   std::string config_file;  // where it was read from
   std::vector<ModelRequest> models;
+  // Exactly one device: a GPU (gpu, timing_model, timing, calibration) or an accelerator.
   GpuSpec gpu;
+  std::optional<AcceleratorSpec> accelerator;
+  FusionMode fusion = FusionMode::exact;
+  std::optional<AcceleratorSpec> baseline_accelerator;  // tpu_v3_like, what accelerator metrics are relative to
   std::string timing_model;  // a gpu_timing registry name
   // Built once from gpu + timing_model by read_experiment (its caches then serve every run).
   std::shared_ptr<const GpuTimingModel> timing;

@@ -9,13 +9,7 @@
 
 namespace dse {
 
-double RunResult::throughput_per_s() const {
-  double samples = 0;
-  for (const auto& model : models) samples += model.params.batch;
-  return makespan_ps > 0 ? samples / (latency_ms() * 1e-3) : 0.0;
-}
-
-RunResult run_experiment(const Experiment& experiment) {
+RunResult run_gpu_experiment(const Experiment& experiment) {
   std::shared_ptr<const GpuTimingModel> timing = experiment.timing;
   if (!timing) {  // an Experiment assembled in code rather than read
     const auto* entry = GpuTimingRegistry::instance().find(experiment.timing_model);
@@ -25,7 +19,7 @@ RunResult run_experiment(const Experiment& experiment) {
 
   RunResult result;
   result.experiment = experiment.name;
-  result.gpu = experiment.gpu.name;
+  result.device = experiment.gpu.name;
   result.timing_model = experiment.timing_model;
   result.calibration = timing->calibration();
   result.schedule = experiment.schedule;
@@ -61,13 +55,7 @@ RunResult run_experiment(const Experiment& experiment) {
   engine.schedule_at(0, [&runtime] { runtime.start(); });
   engine.run();
 
-  for (const auto& op : result.ops) {
-    ModelResult& model = result.models[op.model_index];
-    if (model.start_ps < 0 || op.start_ps < model.start_ps) model.start_ps = op.start_ps;
-    model.end_ps = std::max(model.end_ps, op.end_ps);
-    result.makespan_ps = std::max(result.makespan_ps, op.end_ps);
-  }
-  for (auto& model : result.models) model.start_ps = std::max<TimePs>(model.start_ps, 0);
+  result.close_timeline();
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   return result;

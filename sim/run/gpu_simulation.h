@@ -10,6 +10,6 @@
 
 namespace dse {
 
-RunResult run_experiment(const Experiment& experiment);
+RunResult run_gpu_experiment(const Experiment& experiment);
 
 }  // namespace dse

@@ -39,9 +39,28 @@ struct ModelResult {
   double throughput_per_s() const { return params.batch / (latency_ms() * 1e-3); }
 };
 
+// What only an accelerator run has: its fusion plan, area and power, and FAST's metrics, each also
+// relative to tpu_v3_like running the same workload with epilogue (XLA-like) fusion.
+struct AcceleratorMetrics {
+  std::string fusion;      // the plan used: none, greedy, exact
+  int fusion_groups = 0;   // over all models
+  double area_mm2 = 0;
+  double tdp_w = 0;
+  double static_w = 0;
+  double dram_bytes = 0;   // per pass over the workload
+  double inferences_per_s = 0;
+  double perf_per_tdp = 0;            // inferences/s per TDP watt
+  double perf_per_mm2 = 0;            // inferences/s per mm^2
+  double energy_per_inference_j = 0;
+  // Ratios to tpu_v3_like (epilogue fusion); nullopt when tpu_v3_like is not in the catalog.
+  std::optional<double> inferences_per_s_vs_tpu_v3, perf_per_tdp_vs_tpu_v3, perf_per_mm2_vs_tpu_v3,
+      energy_per_inference_vs_tpu_v3;
+};
+
 struct RunResult {
   std::string experiment;
-  std::string gpu;
+  std::string device_kind = "gpu";  // "gpu" or "accelerator"
+  std::string device;               // the spec's name
   std::string timing_model;
   std::string calibration;  // "uncalibrated (datasheet)" or the calibration file used
   std::vector<ModelResult> models;
@@ -49,10 +68,13 @@ struct RunResult {
   std::string schedule;       // "single_stream" or "stream_per_model"
   TimePs makespan_ps = 0;
   std::optional<double> energy_j;  // only where the device has a power model
+  std::optional<AcceleratorMetrics> accelerator;
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.
   double throughput_per_s() const;
+  // After the engine ran: each model's span and the makespan from the op rows.
+  void close_timeline();
 };
 
 }  // namespace dse

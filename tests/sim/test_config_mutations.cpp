@@ -8,7 +8,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/run/experiment.h"
-#include "sim/run/gpu_simulation.h"
+#include "sim/run/simulation.h"
 #include "tests/cli/cli_runner.h"
 
 namespace dse {

@@ -5,7 +5,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/run/experiment.h"
-#include "sim/run/gpu_simulation.h"
+#include "sim/run/simulation.h"
 
 namespace dse {
 namespace {

@@ -9,7 +9,7 @@
 #include "sim/output/chrome_trace.h"
 #include "sim/output/hdf5_result.h"
 #include "sim/output/summary_json.h"
-#include "sim/run/gpu_simulation.h"
+#include "sim/run/simulation.h"
 #include "tests/cli/cli_runner.h"
 
 namespace dse {

@@ -1,0 +1,49 @@
+// Area, power and energy of an accelerator design (sim/accel/accel_spec.h).
+//
+// Components are counted from the spec and priced with 45 nm figures from the literature (every
+// figure in accel_power_area.cpp names its source); three factors then anchor the sum to one real
+// chip, TPU-v3 at 16 nm, the way FAST calibrated its models to TPU-v3:
+//   area_mm2  = kAreaFactor x (MAC + vector-lane + SRAM area at 45 nm)            (-> TPU-v3 die)
+//   static_w  = kStaticWPerMm2 x area_mm2                          (-> TPU-v3 measured idle power)
+//   dynamic   = kDynamicFactor x 45 nm energies of the events + DRAM energy (-> measured max - idle)
+//   tdp_w     = kTdpPerPeakPower x (static_w + peak dynamic power)               (-> TPU-v3 TDP)
+// The factors are not node scalings alone: they also carry everything the component list leaves
+// out (control, clock tree, wires, I/O, PHYs). docs/accelerator.md has the derivation.
+#pragma once
+
+#include "sim/accel/accel_spec.h"
+
+namespace dse {
+
+// Dynamic energy of one event, joules, after calibration.
+struct AcceleratorEnergy {
+  double mac_j = 0;             // one multiply-accumulate of the native dtype
+  double vector_op_j = 0;       // one fp32 vector-lane operation
+  double l1_byte_j = 0;         // one byte read or written in a core's L1
+  double global_byte_j = 0;     // one byte read or written in the global buffer
+  double dram_byte_j = 0;       // one byte to or from DRAM (the spec's energy_pj_per_bit)
+};
+
+struct AcceleratorPowerArea {
+  double mac_area_mm2 = 0;      // all arrays
+  double vector_area_mm2 = 0;   // all vector units
+  double sram_area_mm2 = 0;     // all L1s and the global buffer
+  double area_mm2 = 0;          // the die
+  double static_w = 0;
+  double peak_dynamic_w = 0;    // every array, vector lane, SRAM port and the DRAM at full rate
+  double tdp_w = 0;
+  AcceleratorEnergy energy;
+};
+
+AcceleratorPowerArea accelerator_power_area(const AcceleratorSpec& spec);
+
+// The published TPU-v3 figures the model is anchored to (sources in accel_power_area.cpp).
+struct TpuV3Reference {
+  double die_area_mm2;
+  double idle_power_w;
+  double max_power_w;
+  double tdp_w;
+};
+TpuV3Reference tpu_v3_reference();
+
+}  // namespace dse

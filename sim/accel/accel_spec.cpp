@@ -1,0 +1,57 @@
+#include "sim/accel/accel_spec.h"
+
+#include "sim/config/config_node.h"
+
+namespace dse {
+
+std::optional<Dataflow> parse_dataflow(std::string_view name) {
+  if (name == "os" || name == "output_stationary") return Dataflow::output_stationary;
+  if (name == "ws" || name == "weight_stationary") return Dataflow::weight_stationary;
+  if (name == "is" || name == "input_stationary") return Dataflow::input_stationary;
+  return std::nullopt;
+}
+
+AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
+  root.expect_map("an accelerator spec: name, process_nm, clock_mhz, dtype, cores, array, vector_lanes, l1_kib, "
+                  "global_buffer_kib, dram, noc_bandwidth_gbps");
+  AcceleratorSpec spec;
+  spec.name = root.param<std::string>("name").required();
+  spec.display_name = root.param<std::string>("display_name").with_default(spec.name);
+  // The area and power figures (sim/accel/accel_technology.cpp) are calibrated at one node only.
+  spec.process_nm = root.param<int>("process_nm").in_range(16, 16).required();
+  spec.clock_mhz = root.param<double>("clock_mhz").in_range(10, 10000).required();
+  const std::string dtype = root.param<std::string>("dtype").one_of({"int8", "bf16", "fp16", "fp32"}, "a native dtype").required();
+  spec.dtype = *parse_dtype(dtype);
+
+  const ConfigNode& cores = root.at("cores", "the core grid {x, y}");
+  cores.expect_map("the core grid: x, y");
+  spec.cores_x = cores.param<int>("x").in_range(1, 256).required();
+  spec.cores_y = cores.param<int>("y").in_range(1, 256).required();
+
+  const ConfigNode& array = root.at("array", "the systolic array of each core {rows, cols, dataflow}");
+  array.expect_map("the systolic array: rows, cols, dataflow");
+  spec.array.rows = array.param<std::int64_t>("rows").in_range(1, 4096).required();
+  spec.array.cols = array.param<std::int64_t>("cols").in_range(1, 4096).required();
+  const std::string dataflow = array.param<std::string>("dataflow").one_of({"os", "ws", "is"}, "a dataflow").required();
+  spec.array.dataflow = *parse_dataflow(dataflow);
+
+  spec.vector_lanes = root.param<std::int64_t>("vector_lanes").in_range(1, 1 << 20).required();
+  spec.l1_bytes = root.param<std::int64_t>("l1_kib").in_range(1, std::int64_t{1} << 24).required() * 1024;
+  spec.global_buffer_bytes = root.param<std::int64_t>("global_buffer_kib").in_range(0, std::int64_t{1} << 24).with_default(0) * 1024;
+
+  const ConfigNode& dram = root.at("dram", "off-chip memory {bandwidth_gbps, capacity_gib, energy_pj_per_bit}");
+  dram.expect_map("off-chip memory: bandwidth_gbps, capacity_gib, energy_pj_per_bit");
+  spec.dram_bandwidth_gbps = dram.param<double>("bandwidth_gbps").in_range(0.1, 1e6).required();
+  spec.dram_capacity_gib = dram.param<double>("capacity_gib").in_range(0.001, 1e6).required();
+  spec.dram_energy_pj_per_bit = dram.param<double>("energy_pj_per_bit").in_range(0.01, 1000).required();
+
+  const auto noc = root.param<double>("noc_bandwidth_gbps").in_range(0.1, 1e7).optional();
+  if (spec.global_buffer_bytes > 0 && !noc)
+    root.find("global_buffer_kib")
+        ->fail("expected noc_bandwidth_gbps (the global buffer <-> cores bandwidth) beside a global buffer, found none");
+  spec.noc_bandwidth_gbps = noc.value_or(0);
+  root.check_unknown_keys();
+  return spec;
+}
+
+}  // namespace dse

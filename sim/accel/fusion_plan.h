@@ -1,0 +1,60 @@
+// Operation fusion on the accelerator: which consecutive ops (in execution order) run as one group
+// whose intermediate tensors stay on chip instead of going to DRAM and back.
+//
+// A group [first, last] keeps on chip every tensor it produces that no op after `last` reads (and
+// that is not a graph output); tensors that leave the group are still written once. A group is
+// feasible while the tensors it has produced and still needs fit in half the on-chip memory (the
+// global buffer, or all L1s together without one; the other half holds the ops' tiles); when they
+// do not, the group runs its batch in the fewest slices for which they do (each slice reading the
+// group's weights again), and is infeasible when one sample's tensors do not fit. Each op
+// then takes max(compute, its DRAM bytes / bandwidth, network bytes / bandwidth) plus the time to
+// fetch its first tiles, and the ops of a group run one after another.
+//
+// Plans: `none` (every op alone); `epilogue` (each matrix op with the vector and data-movement ops
+// after it, up to the next matrix op: what XLA-style producer-consumer fusion does, and the
+// baseline tpu_v3_like is measured with); `greedy` (grow each group until the next op would not
+// fit); `exact`: the partition of the execution order into feasible groups with the least total
+// time, by dynamic programming over group boundaries (the order is a chain, so this is exact for
+// it, with groups of at most kMaxGroupOps ops).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/accel/op_mapping.h"
+
+namespace dse {
+
+enum class FusionMode { none, epilogue, greedy, exact };
+std::string fusion_mode_name(FusionMode mode);
+std::vector<std::string> fusion_mode_names();
+std::optional<FusionMode> parse_fusion_mode(std::string_view name);
+
+inline constexpr int kMaxGroupOps = 32;
+
+struct FusedOpTiming {
+  double time_s = 0;
+  double compute_s = 0;
+  double dram_bytes = 0;
+  int group = 0;
+};
+
+struct FusionResult {
+  std::vector<FusedOpTiming> ops;  // per AccelWorkload op
+  int groups = 0;
+  bool feasible = true;            // every group fits on chip
+  double latency_s = 0;
+  double dram_bytes = 0;
+};
+
+FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
+                         const AcceleratorSpec& spec, FusionMode mode);
+
+// The ops timed under a given partition: `starts` holds the first op of each group, ascending,
+// starting at 0. `feasible` says whether every group fits (an infeasible plan is still timed).
+FusionResult evaluate_partition(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
+                                const AcceleratorSpec& spec, const std::vector<int>& starts);
+
+}  // namespace dse

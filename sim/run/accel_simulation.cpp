@@ -1,0 +1,143 @@
+#include "sim/run/accel_simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+
+#include "sim/accel/accel_evaluator.h"
+
+namespace dse {
+namespace {
+
+TimePs seconds_to_ps(double s) { return static_cast<TimePs>(std::llround(s * 1e12)); }
+
+struct Pass {
+  double latency_s = 0;
+  double energy_j = 0;
+  double dram_bytes = 0;
+  int groups = 0;
+  double samples = 0;
+};
+
+// The workload once through `spec` with `fusion`, models one after another.
+Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<ModelRequest>& models,
+              const AcceleratorSpec& spec, FusionMode fusion) {
+  Pass pass;
+  for (std::size_t m = 0; m < workloads.size(); ++m) {
+    const AccelEvaluation e = evaluate_accelerator(workloads[m], spec, fusion);
+    pass.latency_s += e.latency_s;
+    pass.energy_j += e.energy_j;
+    pass.dram_bytes += e.dram_bytes;
+    pass.groups += e.fusion.groups;
+    pass.samples += models[m].params.batch;
+  }
+  return pass;
+}
+
+}  // namespace
+
+RunResult run_accelerator_experiment(const Experiment& experiment) {
+  const AcceleratorSpec& spec = *experiment.accelerator;
+  RunResult result;
+  result.experiment = experiment.name;
+  result.device_kind = "accelerator";
+  result.device = spec.name;
+  result.timing_model = "accel_template";
+  result.calibration = "area and power anchored to TPU-v3";
+  result.schedule = experiment.schedule;
+
+  std::vector<AccelWorkload> workloads;
+  std::vector<AccelEvaluation> evaluations;
+  for (const ModelRequest& request : experiment.models) {
+    workloads.push_back(make_accel_workload(*request.graph, request.params.batch));
+    evaluations.push_back(evaluate_accelerator(workloads.back(), spec, experiment.fusion));
+  }
+
+  // One op queue per model; the device takes the next op from the queue whose turn it is.
+  Engine engine;
+  std::vector<std::deque<std::size_t>> queues(experiment.models.size());
+  double dynamic_j = 0;
+  for (std::size_t m = 0; m < experiment.models.size(); ++m) {
+    const Graph& graph = *experiment.models[m].graph;
+    result.models.push_back({experiment.models[m].name, experiment.models[m].params, graph.total_cost(),
+                             graph.ops().size(), -1, 0});
+    const AccelEvaluation& e = evaluations[m];
+    dynamic_j += e.dynamic_energy_j;
+    for (std::size_t i = 0; i < workloads[m].ops.size(); ++i) {
+      const Op& op = graph.op(workloads[m].ops[i].op);
+      const FusedOpTiming& t = e.fusion.ops[i];
+      const std::string bound = t.time_s <= 0                        ? "none"
+                                : t.compute_s >= t.time_s * 0.999 ? "compute"
+                                                                  : "memory";
+      result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
+                            static_cast<int>(experiment.schedule == "stream_per_model" ? m : 0), 0, 0, op.cost,
+                            t.dram_bytes, bound});
+      queues[m].push_back(result.ops.size() - 1);
+    }
+  }
+  const bool round_robin = experiment.schedule == "stream_per_model";
+  std::size_t turn = 0;
+
+  // The device runs one op at a time: when one ends, the next queued op starts.
+  std::vector<TimePs> duration(result.ops.size(), 0);
+  {
+    std::size_t row = 0;
+    for (std::size_t m = 0; m < evaluations.size(); ++m)
+      for (const FusedOpTiming& t : evaluations[m].fusion.ops) duration[row++] = seconds_to_ps(t.time_s);
+  }
+  std::function<void()> next = [&] {
+    for (std::size_t tried = 0; tried < queues.size(); ++tried) {
+      std::deque<std::size_t>& queue = queues[turn];
+      if (queue.empty()) {
+        turn = (turn + 1) % queues.size();
+        continue;
+      }
+      const std::size_t row = queue.front();
+      queue.pop_front();
+      if (round_robin) turn = (turn + 1) % queues.size();
+      result.ops[row].start_ps = engine.now();
+      result.ops[row].end_ps = engine.now() + duration[row];
+      engine.schedule_after(duration[row], next);
+      return;
+    }
+  };
+  engine.schedule_at(0, next);
+  engine.run();
+
+  result.close_timeline();
+
+  const AcceleratorPowerArea power = accelerator_power_area(spec);
+  const double makespan_s = static_cast<double>(result.makespan_ps) * 1e-12;
+  result.energy_j = dynamic_j + power.static_w * makespan_s;
+
+  AcceleratorMetrics metrics;
+  metrics.fusion = fusion_mode_name(experiment.fusion);
+  double samples = 0;
+  for (std::size_t m = 0; m < evaluations.size(); ++m) {
+    metrics.fusion_groups += evaluations[m].fusion.groups;
+    metrics.dram_bytes += evaluations[m].dram_bytes;
+    samples += experiment.models[m].params.batch;
+  }
+  metrics.area_mm2 = power.area_mm2;
+  metrics.tdp_w = power.tdp_w;
+  metrics.static_w = power.static_w;
+  metrics.inferences_per_s = makespan_s > 0 ? samples / makespan_s : 0;
+  metrics.perf_per_tdp = metrics.inferences_per_s / power.tdp_w;
+  metrics.perf_per_mm2 = metrics.inferences_per_s / power.area_mm2;
+  metrics.energy_per_inference_j = samples > 0 ? *result.energy_j / samples : 0;
+  if (experiment.baseline_accelerator) {
+    const AcceleratorSpec& base = *experiment.baseline_accelerator;
+    const Pass pass = one_pass(workloads, experiment.models, base, FusionMode::epilogue);
+    const AcceleratorPowerArea base_power = accelerator_power_area(base);
+    const double base_ips = pass.samples / pass.latency_s;
+    metrics.inferences_per_s_vs_tpu_v3 = metrics.inferences_per_s / base_ips;
+    metrics.perf_per_tdp_vs_tpu_v3 = metrics.perf_per_tdp / (base_ips / base_power.tdp_w);
+    metrics.perf_per_mm2_vs_tpu_v3 = metrics.perf_per_mm2 / (base_ips / base_power.area_mm2);
+    metrics.energy_per_inference_vs_tpu_v3 = metrics.energy_per_inference_j / (pass.energy_j / pass.samples);
+  }
+  result.accelerator = metrics;
+  return result;
+}
+
+}  // namespace dse

@@ -1,0 +1,12 @@
+#include "sim/run/simulation.h"
+
+#include "sim/run/accel_simulation.h"
+#include "sim/run/gpu_simulation.h"
+
+namespace dse {
+
+RunResult run_experiment(const Experiment& experiment) {
+  return experiment.accelerator ? run_accelerator_experiment(experiment) : run_gpu_experiment(experiment);
+}
+
+}  // namespace dse

@@ -1,0 +1,12 @@
+// Runs an experiment on its device: a GPU (sim/run/gpu_simulation.h) or an accelerator
+// (sim/run/accel_simulation.h).
+#pragma once
+
+#include "sim/run/experiment.h"
+#include "sim/run/run_result.h"
+
+namespace dse {
+
+RunResult run_experiment(const Experiment& experiment);
+
+}  // namespace dse

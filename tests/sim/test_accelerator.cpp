@@ -1,0 +1,243 @@
+// The accelerator template: spec reading, area/power anchoring, per-op mapping, fusion plans and
+// runs through `run_experiment`.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "models/zoo/zoo.h"
+#include "sim/accel/accel_evaluator.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/config/overrides.h"
+#include "sim/run/simulation.h"
+
+namespace dse {
+namespace {
+
+AcceleratorSpec catalog_spec(const std::string& name) {
+  return read_accelerator_spec(load_config_file(*HardwareCatalog::for_experiment("").find("accel", name)));
+}
+
+AccelWorkload zoo_workload(const std::string& model, int batch, DType dtype = DType::bf16) {
+  ModelParams params;
+  params.batch = batch;
+  params.dtype = dtype;
+  return make_accel_workload(ModelRegistry::instance().find(model)->factory(params), batch);
+}
+
+TEST(AcceleratorSpec, EveryShippedSpecReads) {
+  const auto names = HardwareCatalog::for_experiment("").names("accel");
+  ASSERT_GE(names.size(), 3u);
+  for (const auto& name : names) {
+    const AcceleratorSpec spec = catalog_spec(name);
+    EXPECT_EQ(spec.name, name);
+    EXPECT_GT(spec.peak_macs_per_s(), 0);
+  }
+}
+
+TEST(AcceleratorSpec, TpuV3LikeHasTpuV3sPeak) {
+  const AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  // Google Cloud: 123 TFLOPS bf16 per chip (2 flops per MAC).
+  EXPECT_NEAR(2 * spec.peak_macs_per_s() / 1e12, 123.0, 0.5);
+  EXPECT_DOUBLE_EQ(spec.dram_bandwidth_gbps, 900);
+  EXPECT_EQ(spec.cores() * spec.l1_bytes, std::int64_t{32} << 20);
+}
+
+TEST(AcceleratorPowerArea, TpuV3LikeReproducesTheAnchorFigures) {
+  const AcceleratorPowerArea pa = accelerator_power_area(catalog_spec("tpu_v3_like"));
+  const TpuV3Reference ref = tpu_v3_reference();
+  EXPECT_NEAR(pa.area_mm2, ref.die_area_mm2, 1e-6);
+  EXPECT_NEAR(pa.static_w, ref.idle_power_w, 1e-6);
+  EXPECT_NEAR(pa.static_w + pa.peak_dynamic_w, ref.max_power_w, 1e-6);
+  EXPECT_NEAR(pa.tdp_w, ref.tdp_w, 1e-6);
+  EXPECT_GT(pa.energy.mac_j, 0);
+  EXPECT_LT(pa.energy.l1_byte_j, pa.energy.dram_byte_j);
+}
+
+TEST(AcceleratorPowerArea, GrowsWithEveryComponent) {
+  const AcceleratorSpec base = catalog_spec("tpu_v3_like");
+  const double area = accelerator_power_area(base).area_mm2, tdp = accelerator_power_area(base).tdp_w;
+  AcceleratorSpec bigger = base;
+  bigger.array.rows *= 2;
+  EXPECT_GT(accelerator_power_area(bigger).area_mm2, area);
+  bigger = base;
+  bigger.l1_bytes *= 2;
+  EXPECT_GT(accelerator_power_area(bigger).area_mm2, area);
+  bigger = base;
+  bigger.vector_lanes *= 2;
+  EXPECT_GT(accelerator_power_area(bigger).tdp_w, tdp);
+  bigger = base;
+  bigger.dram_bandwidth_gbps *= 2;
+  EXPECT_GT(accelerator_power_area(bigger).tdp_w, tdp);
+  EXPECT_DOUBLE_EQ(accelerator_power_area(bigger).area_mm2, area);  // DRAM is off chip
+}
+
+TEST(TileFactors, HandComputed) {
+  // Everything fits: every operand crosses once.
+  TileFactors f = tile_factors(64, 64, 64, 2, 1 << 20, 16, 16);
+  EXPECT_EQ(f.a, 1);
+  EXPECT_EQ(f.b, 1);
+  EXPECT_EQ(f.c, 1);
+  // A = 1024x256 (512 KiB), B = 256x1024 (512 KiB) at 2 B in 256 KiB: neither fits in half (128 KiB);
+  // a full-K strip of t rows/columns takes 256 x 2 x t <= 128 KiB -> t = 256: B is re-read
+  // ceil(1024 / 256) = 4 times or A is; equal cost, A keeps the first choice.
+  f = tile_factors(1024, 1024, 256, 2, 256 << 10, 128, 128);
+  EXPECT_EQ(f.a, 4);
+  EXPECT_EQ(f.b, 1);
+  EXPECT_EQ(f.c, 1);
+  // K too long for one strip of 128 columns in half of 64 KiB: 4096 x 2 x 128 = 1 MiB -> 32 K-splits,
+  // partial sums go out and back 31 times.
+  f = tile_factors(4096, 4096, 4096, 2, 64 << 10, 128, 128);
+  EXPECT_EQ(f.c, 63);
+}
+
+TEST(OpMapping, OneCoreGemmHasSystolicCycles) {
+  AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  spec.cores_x = spec.cores_y = 1;
+  const AccelWorkload w = zoo_workload("resnet18", 1);
+  for (std::size_t i = 0; i < w.ops.size(); ++i) {
+    if (w.ops[i].category != OpCategory::matrix || w.ops[i].gemms.size() != 1) continue;
+    const OpMapping m = map_op(w, w.ops[i], spec);
+    if (m.on_vector_units) continue;
+    EXPECT_EQ(m.compute_cycles, run_gemm(w.ops[i].gemms[0], spec.array).cycles) << i;
+  }
+}
+
+TEST(OpMapping, CoresSplitTheOutput) {
+  // A 4096 x 4096 x 4096 GEMM on 4 weight-stationary cores: a quarter of the columns each
+  // (32 x 8 folds of 4096 + 382 cycles) beats a quarter of the rows (32 x 32 folds of 1024 + 382).
+  AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  AccelWorkload w;
+  w.tensors = {{4096.0 * 4096 * 2, -1, {0}, false, 0}, {4096.0 * 4096 * 2, 0, {}, true, 0}};
+  AccelOp op;
+  op.category = OpCategory::matrix;
+  op.gemms = {{1, 4096, 4096, 4096}};
+  op.macs = op.gemms[0].macs();
+  op.weight_bytes = 4096.0 * 4096 * 2;
+  op.inputs = {0};
+  op.repeated = {false};
+  op.output = 1;
+  w.ops = {op};
+  const OpMapping m = map_op(w, w.ops[0], spec);
+  EXPECT_EQ(m.active_cores, 4);
+  EXPECT_EQ(m.compute_cycles, 32 * 8 * (4096 + 382) - 1);
+  EXPECT_LT(m.compute_cycles, run_gemm({1, 1024, 4096, 4096}, spec.array).cycles);
+  // Utilisation of the whole chip is the single-array utilisation of a quarter.
+  EXPECT_NEAR(static_cast<double>(op.macs) / (4.0 * 128 * 128 * static_cast<double>(m.compute_cycles)),
+              run_gemm({1, 4096, 1024, 4096}, spec.array).utilization, 1e-12);
+}
+
+TEST(OpMapping, DepthwiseConvolutionsGoToTheVectorUnits) {
+  const AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  const AccelWorkload w = zoo_workload("mobilenet_v2", 1);
+  int depthwise = 0;
+  for (const auto& op : w.ops) {
+    if (op.category != OpCategory::matrix || op.gemms.empty() || op.gemms[0].n != 1 || op.gemms[0].batch == 1) continue;
+    ++depthwise;
+    EXPECT_TRUE(map_op(w, op, spec).on_vector_units);
+  }
+  EXPECT_GT(depthwise, 10);
+}
+
+// Every other plan is a partition the dynamic program also considers: exact is never slower.
+TEST(Fusion, ExactIsNeverWorseThanTheHeuristics) {
+  for (const std::string spec_name : {"tpu_v3_like", "datacenter_large"}) {
+    const AcceleratorSpec spec = catalog_spec(spec_name);
+    for (const std::string model : {"resnet50", "efficientnet_b0", "bert_base", "mobilenet_v3_large"}) {
+      const AccelWorkload w = zoo_workload(model, 8);
+      const double none = evaluate_accelerator(w, spec, FusionMode::none).latency_s;
+      const double epilogue = evaluate_accelerator(w, spec, FusionMode::epilogue).latency_s;
+      const double greedy = evaluate_accelerator(w, spec, FusionMode::greedy).latency_s;
+      const double exact = evaluate_accelerator(w, spec, FusionMode::exact).latency_s;
+      EXPECT_LE(exact, none * (1 + 1e-12)) << spec_name << " " << model;
+      EXPECT_LE(exact, greedy * (1 + 1e-12)) << spec_name << " " << model;
+      EXPECT_LE(exact, epilogue * (1 + 1e-12)) << spec_name << " " << model;
+      EXPECT_LT(exact, none) << spec_name << " " << model;
+    }
+  }
+}
+
+// On a short prefix of a real graph, the dynamic program finds the same optimum as trying every one
+// of the 2^(n-1) partitions, with a buffer small enough that some groups do not fit.
+TEST(Fusion, ExactMatchesBruteForce) {
+  AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  spec.l1_bytes = 96 << 10;  // 4 x 96 KiB on chip: half of it for fused tensors
+  AccelWorkload w = zoo_workload("resnet18", 1);
+  w.ops.resize(13);
+  std::vector<OpMapping> maps;
+  for (const auto& op : w.ops) maps.push_back(map_op(w, op, spec));
+  const int n = static_cast<int>(w.ops.size());
+  double best = INFINITY;
+  int infeasible = 0;
+  for (unsigned cuts = 0; cuts < (1u << (n - 1)); ++cuts) {
+    std::vector<int> starts{0};
+    for (int i = 1; i < n; ++i)
+      if (cuts & (1u << (i - 1))) starts.push_back(i);
+    const FusionResult r = evaluate_partition(w, maps, spec, starts);
+    if (!r.feasible) {
+      ++infeasible;
+      continue;
+    }
+    best = std::min(best, r.latency_s);
+  }
+  EXPECT_GT(infeasible, 0);
+  const FusionResult exact = plan_fusion(w, maps, spec, FusionMode::exact);
+  EXPECT_TRUE(exact.feasible);
+  EXPECT_NEAR(exact.latency_s, best, best * 1e-12);
+}
+
+TEST(AcceleratorRun, EngineTimelineMatchesTheFusionPlan) {
+  ConfigNode config = load_config_text(R"(name: t
+workload:
+  models:
+    - {name: resnet18, batch: 4, dtype: bf16}
+    - {name: mobilenet_v2, batch: 2, dtype: bf16}
+device: {accelerator: tpu_v3_like, fusion: exact}
+output: ~
+)", "t.yaml");
+  const Experiment single = read_experiment(config, "t.yaml");
+  const RunResult a = run_experiment(single);
+  ASSERT_TRUE(a.accelerator);
+  EXPECT_EQ(a.device_kind, "accelerator");
+  double expected = 0;
+  for (const auto& model : single.models)
+    expected += evaluate_accelerator(make_accel_workload(*model.graph, model.params.batch), *single.accelerator, FusionMode::exact).latency_s;
+  EXPECT_NEAR(a.latency_ms(), expected * 1e3, 1e-6);
+  EXPECT_EQ(a.models[1].start_ps, a.models[0].end_ps);  // one after the other
+
+  apply_overrides(config, {"schedule={policy: stream_per_model}"});
+  const RunResult b = run_experiment(read_experiment(config, "t.yaml"));
+  EXPECT_NEAR(b.latency_ms(), a.latency_ms(), 1e-6);  // one device: interleaving moves no work
+  EXPECT_LT(b.models[1].start_ps, a.models[0].end_ps);
+  EXPECT_GT(*b.energy_j, 0);
+}
+
+TEST(AcceleratorRun, TpuV3LikeWithEpilogueFusionIsTheBaseline) {
+  ConfigNode config = load_config_text(R"(name: t
+workload:
+  models: [{name: efficientnet_b0, batch: 8, dtype: bf16}]
+device: {accelerator: tpu_v3_like, fusion: epilogue}
+output: ~
+)", "t.yaml");
+  const RunResult r = run_experiment(read_experiment(config, "t.yaml"));
+  EXPECT_NEAR(*r.accelerator->perf_per_tdp_vs_tpu_v3, 1.0, 1e-6);
+  EXPECT_NEAR(*r.accelerator->energy_per_inference_vs_tpu_v3, 1.0, 1e-6);
+  EXPECT_NEAR(r.accelerator->perf_per_tdp, r.accelerator->inferences_per_s / 450.0, 1e-9);
+}
+
+TEST(AcceleratorRun, DeviceKeysOverrideTheNamedSpec) {
+  ConfigNode config = load_config_text(R"(name: t
+workload:
+  models: [{name: resnet18, batch: 1, dtype: bf16}]
+device: {accelerator: tpu_v3_like, array: {rows: 64}, cores: {x: 4}}
+output: ~
+)", "t.yaml");
+  const Experiment e = read_experiment(config, "t.yaml");
+  EXPECT_EQ(e.accelerator->array.rows, 64);
+  EXPECT_EQ(e.accelerator->array.cols, 128);  // kept from the spec
+  EXPECT_EQ(e.accelerator->cores(), 8);
+  EXPECT_EQ(e.fusion, FusionMode::exact);
+}
+
+}  // namespace
+}  // namespace dse
