@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/base/errors.h"
@@ -72,32 +73,51 @@ std::vector<std::string> trial_overrides(const SearchSpace& space, const Trial& 
 
 namespace {
 
+bool constraint_met(const SearchConstraint& c, double value) {
+  return (c.relation == "le" && value <= c.bound) || (c.relation == "lt" && value < c.bound) ||
+         (c.relation == "ge" && value >= c.bound) || (c.relation == "gt" && value > c.bound);
+}
+
+std::string unmet_message(const SearchConstraint& c) {
+  return c.metric + " " + c.relation + " " + fmt::format("{:g}", c.bound) + " not met";
+}
+
 TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
                      const Trial& trial) {
   TrialResult result;
   result.trial = trial;
+  // Constraints on metrics known before simulating (area, TDP) are checked first.
+  const auto precheck = [&settings](const TrialMetrics& cheap) {
+    for (const auto& c : settings.constraints) {
+      const auto value = cheap.find(c.metric);
+      if (value != cheap.end() && !constraint_met(c, value->second)) return false;
+    }
+    return true;
+  };
+  TrialRun run;
   try {
-    result.metrics = run_trial(base, config_file, trial_overrides(settings.space, trial));
+    run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck);
   } catch (const UserError& error) {
     result.status = TrialStatus::failed;
     result.message = error.what();
     return result;
   }
-  for (const auto& objective : settings.objectives) {
-    if (!result.metrics.contains(objective.metric)) {
-      result.status = TrialStatus::failed;
-      result.message = "the run reported no metric '" + objective.metric + "'";
-      return result;
+  result.metrics = std::move(run.metrics);
+  if (run.simulated) {
+    for (const auto& objective : settings.objectives) {
+      if (!result.metrics.contains(objective.metric)) {
+        result.status = TrialStatus::failed;
+        result.message = "the run reported no metric '" + objective.metric + "'";
+        return result;
+      }
     }
   }
   for (const auto& c : settings.constraints) {
     const auto value = result.metrics.find(c.metric);
-    const bool met = value != result.metrics.end() &&
-                     ((c.relation == "le" && value->second <= c.bound) || (c.relation == "lt" && value->second < c.bound) ||
-                      (c.relation == "ge" && value->second >= c.bound) || (c.relation == "gt" && value->second > c.bound));
-    if (!met) {
+    if (value == result.metrics.end() && !run.simulated) continue;  // not reached: another constraint failed first
+    if (value == result.metrics.end() || !constraint_met(c, value->second)) {
       result.status = TrialStatus::infeasible;
-      result.message = c.metric + " " + c.relation + " " + std::to_string(c.bound) + " not met";
+      result.message = unmet_message(c) + (run.simulated ? "" : " (checked before simulating)");
       return result;
     }
   }

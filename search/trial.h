@@ -1,10 +1,15 @@
 // One search trial: apply overrides to an experiment config, run the simulation, read its metrics.
 // Nothing more, so every trial can be replayed with `dse run CONFIG -p KEY=VALUE ...`.
 //
+// Metrics known before simulating (an accelerator's area_mm2 and tdp_w, a GPU's tdp_w) go to an
+// optional pre-check first; when it rejects them the simulation is skipped, so cheap constraints
+// (area, power budget) cost no simulation.
+//
 // Contract: the base tree is not modified; the function is safe to call from many threads on
 // distinct or shared const bases. Bad overrides or configs throw ConfigError (a UserError).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,10 +18,20 @@
 
 namespace dse {
 
-// Metrics by name (latency_ms, throughput_per_s, energy_j where a power model exists).
+// Metrics by name: latency_ms, throughput_per_s, tdp_w, perf_per_tdp (inferences/s per TDP watt),
+// energy_j where a power model exists; accelerators add area_mm2, inferences_per_s, perf_per_mm2,
+// energy_per_inference_j and the *_vs_tpu_v3 ratios.
 using TrialMetrics = std::map<std::string, double>;
 
-TrialMetrics run_trial(const ConfigNode& base, const std::string& config_file,
-                       const std::vector<std::string>& overrides);
+struct TrialRun {
+  TrialMetrics metrics;
+  bool simulated = true;  // false: the pre-check rejected the design; metrics hold only its cheap ones
+};
+
+// Returns false to skip the simulation.
+using TrialPreCheck = std::function<bool(const TrialMetrics& cheap_metrics)>;
+
+TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const std::vector<std::string>& overrides,
+                   const TrialPreCheck& precheck = {});
 
 }  // namespace dse

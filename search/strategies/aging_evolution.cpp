@@ -58,6 +58,10 @@ class AgingEvolution final : public Strategy {
         break;
       }
     }
+    // A parameter the parent did not use ("-": its condition was not met) gets a value in case the
+    // mutation made it active; the search turns it back into "-" if it is still inactive.
+    for (std::size_t q = 0; q < space_.parameters.size(); ++q)
+      if (trial.values[q] == "-") trial.values[q] = space_.parameters[q].sample(uniform(id, 400 + q));
     return trial;
   }
 

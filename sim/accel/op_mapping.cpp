@@ -134,11 +134,14 @@ OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const Acceler
       }
       out.noc_bytes = gb ? a_l1 + b_l1 + c_l1 : 0;
       out.l1_bytes += a_l1 + b_l1 + c_l1;
-      // A compiler runs a matrix op that maps badly onto the arrays (a depthwise convolution: one
-      // output channel per group) on the vector units instead, a MAC as two lane operations.
+      // A compiler may run a matrix op that maps badly onto the arrays on the vector units instead,
+      // a MAC as two lane operations: depthwise convolutions (one output channel per group) and
+      // outer products (K = 1). Other GEMMs stay on the arrays.
+      const bool degenerate = std::all_of(op.gemms.begin(), op.gemms.end(),
+                                          [](const GemmView& g) { return g.n == 1 || g.k == 1; });
       const double lanes = static_cast<double>(cores) * static_cast<double>(spec.vector_lanes);
       const auto vector_cycles = static_cast<std::int64_t>(std::ceil(2.0 * static_cast<double>(op.macs) / lanes));
-      if (vector_cycles < out.compute_cycles) {
+      if (degenerate && vector_cycles < out.compute_cycles) {
         out.compute_cycles = vector_cycles;
         out.on_vector_units = true;
         out.active_cores = cores;

@@ -10,8 +10,8 @@
 // operand's full-K strip resident in half of the buffer (the other half double-buffers the
 // streamed operand) and re-reads the other operand once per strip; when a strip of one array width
 // does not fit, K is split and partial sums go out and back in.
-// A matrix op runs on the vector units instead (a MAC as two lane operations) when that takes
-// fewer cycles: depthwise convolutions, whose groups have one output channel each.
+// A depthwise convolution (one output channel per group) or an outer product (K = 1) runs on the
+// vector units instead (a MAC as two lane operations) when that takes fewer cycles.
 // Vector ops run on all cores' lanes; data-movement ops are DMA copies; both stream their tensors.
 // Tiling gets half of each buffer; the other half holds what fusion keeps on chip.
 #pragma once

@@ -39,6 +39,7 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                               {"vs_tpu_v3",
                                {{"inferences_per_s", optional(a->inferences_per_s_vs_tpu_v3)},
                                 {"perf_per_tdp", optional(a->perf_per_tdp_vs_tpu_v3)},
+                                {"perf_per_tdp_geomean", optional(a->perf_per_tdp_vs_tpu_v3_geomean)},
                                 {"perf_per_mm2", optional(a->perf_per_mm2_vs_tpu_v3)},
                                 {"energy_per_inference", optional(a->energy_per_inference_vs_tpu_v3)}}}};
   }

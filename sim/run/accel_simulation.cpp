@@ -13,6 +13,7 @@ namespace {
 TimePs seconds_to_ps(double s) { return static_cast<TimePs>(std::llround(s * 1e12)); }
 
 struct Pass {
+  std::vector<double> model_latency_s;
   double latency_s = 0;
   double energy_j = 0;
   double dram_bytes = 0;
@@ -26,6 +27,7 @@ Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<Mod
   Pass pass;
   for (std::size_t m = 0; m < workloads.size(); ++m) {
     const AccelEvaluation e = evaluate_accelerator(workloads[m], spec, fusion);
+    pass.model_latency_s.push_back(e.latency_s);
     pass.latency_s += e.latency_s;
     pass.energy_j += e.energy_j;
     pass.dram_bytes += e.dram_bytes;
@@ -135,6 +137,10 @@ RunResult run_accelerator_experiment(const Experiment& experiment) {
     metrics.perf_per_tdp_vs_tpu_v3 = metrics.perf_per_tdp / (base_ips / base_power.tdp_w);
     metrics.perf_per_mm2_vs_tpu_v3 = metrics.perf_per_mm2 / (base_ips / base_power.area_mm2);
     metrics.energy_per_inference_vs_tpu_v3 = metrics.energy_per_inference_j / (pass.energy_j / pass.samples);
+    double log_sum = 0;
+    for (std::size_t m = 0; m < evaluations.size(); ++m)
+      log_sum += std::log(pass.model_latency_s[m] / evaluations[m].latency_s * base_power.tdp_w / power.tdp_w);
+    metrics.perf_per_tdp_vs_tpu_v3_geomean = std::exp(log_sum / static_cast<double>(evaluations.size()));
   }
   result.accelerator = metrics;
   return result;

@@ -55,6 +55,8 @@ struct AcceleratorMetrics {
   // Ratios to tpu_v3_like (epilogue fusion); nullopt when tpu_v3_like is not in the catalog.
   std::optional<double> inferences_per_s_vs_tpu_v3, perf_per_tdp_vs_tpu_v3, perf_per_mm2_vs_tpu_v3,
       energy_per_inference_vs_tpu_v3;
+  // Geometric mean over the models of each one's Perf/TDP ratio (run alone): FAST's suite metric.
+  std::optional<double> perf_per_tdp_vs_tpu_v3_geomean;
 };
 
 struct RunResult {
