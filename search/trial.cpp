@@ -34,6 +34,12 @@ TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const
   run.metrics["throughput_per_s"] = result.throughput_per_s();
   run.metrics["perf_per_tdp"] = result.throughput_per_s() / run.metrics.at("tdp_w");
   if (result.energy_j) run.metrics["energy_j"] = *result.energy_j;
+  if (result.models.size() > 1) {  // per model of a mix, for constraints like a rate per model
+    for (std::size_t m = 0; m < result.models.size(); ++m) {
+      run.metrics["latency_ms_model" + std::to_string(m)] = result.models[m].latency_ms();
+      run.metrics["throughput_per_s_model" + std::to_string(m)] = result.models[m].throughput_per_s();
+    }
+  }
   if (const auto& a = result.accelerator) {
     run.metrics["inferences_per_s"] = a->inferences_per_s;
     run.metrics["perf_per_mm2"] = a->perf_per_mm2;

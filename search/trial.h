@@ -19,7 +19,8 @@
 namespace dse {
 
 // Metrics by name: latency_ms, throughput_per_s, tdp_w, perf_per_tdp (inferences/s per TDP watt),
-// energy_j where a power model exists; accelerators add area_mm2, inferences_per_s, perf_per_mm2,
+// energy_j where a power model exists; with several models, latency_ms_modelI and
+// throughput_per_s_modelI for model I (its span on the timeline); accelerators add area_mm2, inferences_per_s, perf_per_mm2,
 // energy_per_inference_j and the *_vs_tpu_v3 ratios.
 using TrialMetrics = std::map<std::string, double>;
 

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <string>
 
 #include "search/strategy.h"
 
@@ -48,17 +50,27 @@ class Gp {
     }
   }
 
-  // Predictive mean and standard deviation, in the data's units.
-  std::pair<double, double> predict(const std::vector<double>& at) const {
+  // Predictive means and standard deviations of many points at once, in the data's units (one
+  // multi-right-hand-side triangular solve instead of one per point).
+  void predict_all(const std::vector<std::vector<double>>& at, std::vector<double>& mean,
+                   std::vector<double>& sd) const {
     const auto n = static_cast<Eigen::Index>(x_.size());
-    if (n == 0) return {mean_, scale_};
-    Eigen::VectorXd k(n);
-    for (Eigen::Index i = 0; i < n; ++i) k[i] = kernel(x_[static_cast<std::size_t>(i)], at, length_);
-    const double mean = k.dot(alpha_);
-    const Eigen::VectorXd v = llt_.matrixL().solve(k);
-    const double variance = std::max(1e-12, 1.0 + kNoise - v.squaredNorm());
-    return {mean_ + scale_ * mean, scale_ * std::sqrt(variance)};
+    const auto m = static_cast<Eigen::Index>(at.size());
+    mean.assign(at.size(), mean_);
+    sd.assign(at.size(), scale_);
+    if (n == 0) return;
+    Eigen::MatrixXd k(n, m);
+    for (Eigen::Index j = 0; j < m; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) k(i, j) = kernel(x_[static_cast<std::size_t>(i)], at[static_cast<std::size_t>(j)], length_);
+    const Eigen::VectorXd means = k.transpose() * alpha_;
+    llt_.matrixL().solveInPlace(k);
+    const Eigen::VectorXd norms = k.colwise().squaredNorm();
+    for (Eigen::Index j = 0; j < m; ++j) {
+      mean[static_cast<std::size_t>(j)] = mean_ + scale_ * means[j];
+      sd[static_cast<std::size_t>(j)] = scale_ * std::sqrt(std::max(1e-12, 1.0 + kNoise - norms[j]));
+    }
   }
+
 
  private:
   static double kernel(const std::vector<double>& a, const std::vector<double>& b, double length) {
@@ -139,23 +151,40 @@ class BayesOpt final : public GeneStrategy {
         }
         candidates.push_back(std::move(genes));
       }
+    // Points already evaluated or pending would teach nothing: in a discrete space many candidates
+    // land on them.
+    std::set<std::vector<std::string>> known;
+    for (const auto& genes : all_x_) known.insert(values_of(genes));
+    for (const auto& genes : pending) known.insert(values_of(genes));
+    std::vector<std::vector<double>> fresh;
+    for (auto& candidate : candidates)
+      if (!known.contains(values_of(candidate))) fresh.push_back(std::move(candidate));
+    if (fresh.empty()) return random_genes(id);
+    std::vector<double> mean, sd, feasible_mean, feasible_sd;
+    objective.predict_all(fresh, mean, sd);
+    if (!all_feasible) feasibility.predict_all(fresh, feasible_mean, feasible_sd);
     double best_value = -1;
-    std::vector<double> chosen = candidates.front();
-    for (const auto& candidate : candidates) {
-      const auto [mean, sd] = objective.predict(candidate);
-      const double z = (mean - best) / sd;
+    std::vector<double> chosen = fresh.front();
+    for (std::size_t c = 0; c < fresh.size(); ++c) {
+      const double z = (mean[c] - best) / sd[c];
       // Both acquisitions are made non-negative so the feasibility probability can weigh them.
       const double improvement = options_.acquisition == "ucb"
-                                     ? std::max(0.0, mean + options_.ucb_beta * sd - best) + 1e-12 * sd
-                                     : (mean - best) * normal_cdf(z) + sd * normal_pdf(z);
-      const double feasible = all_feasible ? 1.0 : std::clamp(feasibility.predict(candidate).first, 0.0, 1.0);
+                                     ? std::max(0.0, mean[c] + options_.ucb_beta * sd[c] - best) + 1e-12 * sd[c]
+                                     : (mean[c] - best) * normal_cdf(z) + sd[c] * normal_pdf(z);
+      const double feasible = all_feasible ? 1.0 : std::clamp(feasible_mean[c], 0.0, 1.0);
       const double value = improvement * feasible;
       if (value > best_value) {
         best_value = value;
-        chosen = candidate;
+        chosen = fresh[c];
       }
     }
     return chosen;
+  }
+
+  std::vector<std::string> values_of(const std::vector<double>& genes) const {
+    std::vector<std::string> values;
+    for (std::size_t p = 0; p < space_.parameters.size(); ++p) values.push_back(space_.parameters[p].sample(genes[p]));
+    return space_.canonical(values);
   }
 
   std::int64_t initial_ = 8;
