@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
     std::string name;
     std::int64_t budget;
   };
-  const std::vector<Row> rows = {{"random", size}, {"latin_hypercube", size}, {"aging_evolution", size},
-                                 {"nsga2", size}, {"bayes_opt", 500}};
+  const std::vector<Row> rows = {{"random", size}, {"sobol", size}, {"latin_hypercube", size}, {"aging_evolution", size},
+                                 {"nsga2", size}, {"cma_es", size}, {"bayes_opt", 500}};
   std::printf("%-16s %10s %10s %12s %10s  %s\n", "strategy", "median", "% space", "vs random", "time", "per seed");
   double random_median = 0;
   for (const auto& row : rows) {

@@ -1,5 +1,7 @@
 #include "search/pareto.h"
 
+#include <pagmo/utils/hypervolume.hpp>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -58,19 +60,22 @@ std::vector<std::size_t> pareto_front(const std::vector<TrialResult>& trials) {
 }
 
 std::optional<double> hypervolume(const std::vector<std::vector<double>>& front, const std::vector<double>& reference) {
-  if (reference.size() != 2) return std::nullopt;
-  std::vector<std::vector<double>> points;
-  for (const auto& p : front)
-    if (p[0] > reference[0] && p[1] > reference[1]) points.push_back(p);
-  // Sweep by the first objective, best first; each point adds the strip above the previous best.
-  std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a[0] > b[0]; });
-  double area = 0, best_second = reference[1];
-  for (const auto& p : points) {
-    if (p[1] <= best_second) continue;
-    area += (p[0] - reference[0]) * (p[1] - best_second);
-    best_second = p[1];
+  if (reference.size() < 2) return std::nullopt;
+  // pagmo minimises: negate, and keep the points strictly better than the reference in every score
+  // (the others bound no volume).
+  std::vector<pagmo::vector_double> points;
+  for (const auto& p : front) {
+    bool inside = p.size() == reference.size();
+    for (std::size_t o = 0; inside && o < p.size(); ++o) inside = p[o] > reference[o];
+    if (!inside) continue;
+    pagmo::vector_double q;
+    for (const double v : p) q.push_back(-v);
+    points.push_back(std::move(q));
   }
-  return area;
+  if (points.empty()) return 0.0;
+  pagmo::vector_double ref;
+  for (const double v : reference) ref.push_back(-v);
+  return pagmo::hypervolume(points, false).compute(ref);
 }
 
 }  // namespace dse

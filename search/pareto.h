@@ -19,8 +19,9 @@ std::vector<int> pareto_ranks(const std::vector<std::vector<double>>& points);
 // with the same parameter values only the first.
 std::vector<std::size_t> pareto_front(const std::vector<TrialResult>& trials);
 
-// Area (2 objectives) dominated by `front` and bounded below by `reference`; nullopt for other
-// numbers of objectives (not computed yet).
+// Hypervolume (area for 2 objectives, volume for 3, ...) dominated by `front` and bounded below by
+// `reference`, computed by pagmo2 (exact algorithms: a sweep in 2-D, WFG/HV3D beyond); nullopt for
+// fewer than two objectives.
 std::optional<double> hypervolume(const std::vector<std::vector<double>>& front, const std::vector<double>& reference);
 
 }  // namespace dse

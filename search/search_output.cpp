@@ -101,10 +101,11 @@ nlohmann::json search_summary_json(const SearchSettings& settings, const SearchO
   }
   // Hypervolume against the worst score seen on each objective among ok trials.
   nlohmann::json volume = nullptr;
-  if (settings.objectives.size() == 2 && !front.empty()) {
-    std::vector<double> reference(2, std::numeric_limits<double>::infinity());
+  const std::size_t dims = settings.objectives.size();
+  if (dims >= 2 && !front.empty()) {
+    std::vector<double> reference(dims, std::numeric_limits<double>::infinity());
     for (const auto& r : outcome.trials)
-      for (std::size_t o = 0; o < r.scores.size() && o < 2; ++o) reference[o] = std::min(reference[o], r.scores[o]);
+      for (std::size_t o = 0; o < r.scores.size() && o < dims; ++o) reference[o] = std::min(reference[o], r.scores[o]);
     if (const auto hv = hypervolume(front, reference)) volume = *hv;
   }
   return {{"objectives", objectives},
