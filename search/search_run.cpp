@@ -56,6 +56,7 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   settings.options.acquisition = strategy.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei");
   settings.options.ucb_beta = strategy.param<double>("ucb_beta").in_range(0, 100).with_default(2.0);
   settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
+  settings.timeout_s = search.param<double>("timeout_s").in_range(0.001, 1e7).optional();
   if (settings.strategy == "grid" && !settings.space.grid_size())
     strategy.find("name")->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
   search.check_unknown_keys();
@@ -95,8 +96,16 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
     return true;
   };
   TrialRun run;
+  WallDeadline deadline;
+  if (settings.timeout_s)
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*settings.timeout_s));
   try {
-    run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck);
+    run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck, deadline);
+  } catch (const SimulationTimeout&) {
+    result.status = TrialStatus::timeout;
+    result.message = fmt::format("still simulating after {:g} s (search.timeout_s)", *settings.timeout_s);
+    return result;
   } catch (const UserError& error) {
     result.status = TrialStatus::failed;
     result.message = error.what();

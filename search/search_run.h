@@ -45,6 +45,7 @@ struct SearchSettings {
   std::string strategy = "random";
   StrategyOptions options;
   std::int64_t batch = 8;
+  std::optional<double> timeout_s;  // per trial, wall clock: a trial still simulating then is `timeout`
   std::string description;  // the search block as YAML: a journal belongs to exactly one search
 };
 

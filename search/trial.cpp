@@ -19,7 +19,7 @@ TrialMetrics cheap_metrics(const Experiment& experiment) {
 }  // namespace
 
 TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const std::vector<std::string>& overrides,
-                   const TrialPreCheck& precheck) {
+                   const TrialPreCheck& precheck, WallDeadline deadline) {
   ConfigNode config = base;
   apply_overrides(config, overrides);
   const Experiment experiment = read_experiment(config, config_file);
@@ -29,7 +29,7 @@ TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const
     run.simulated = false;
     return run;
   }
-  const RunResult result = run_experiment(experiment);
+  const RunResult result = run_experiment(experiment, deadline);
   run.metrics["latency_ms"] = result.latency_ms();
   run.metrics["throughput_per_s"] = result.throughput_per_s();
   run.metrics["perf_per_tdp"] = result.throughput_per_s() / run.metrics.at("tdp_w");

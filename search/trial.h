@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
+#include "sim/engine/engine.h"
 
 namespace dse {
 
@@ -32,7 +33,8 @@ struct TrialRun {
 // Returns false to skip the simulation.
 using TrialPreCheck = std::function<bool(const TrialMetrics& cheap_metrics)>;
 
+// With a deadline, a simulation still running when it passes throws SimulationTimeout.
 TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const std::vector<std::string>& overrides,
-                   const TrialPreCheck& precheck = {});
+                   const TrialPreCheck& precheck = {}, WallDeadline deadline = std::nullopt);
 
 }  // namespace dse

@@ -22,6 +22,11 @@ std::uint64_t Engine::run() {
     now_ = event.time;
     event.action();
     ++ran;
+    if (deadline_ && (ran & 63) == 0 && std::chrono::steady_clock::now() > *deadline_) {
+      events_run_ += ran;
+      throw SimulationTimeout("the simulation passed its wall-clock deadline at simulated time " +
+                              std::to_string(ps_to_ms(now_)) + " ms");
+    }
   }
   events_run_ += ran;
   return ran;

@@ -6,9 +6,12 @@
 // schedule further events (at or after now()); scheduling in the past throws std::logic_error.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <queue>
+#include <stdexcept>
 #include <vector>
 
 namespace dse {
@@ -18,6 +21,14 @@ using TimePs = std::int64_t;
 inline constexpr double ps_to_ms(TimePs t) { return static_cast<double>(t) * 1e-9; }
 inline constexpr double ps_to_us(TimePs t) { return static_cast<double>(t) * 1e-6; }
 
+// Thrown by Engine::run when its wall-clock deadline passes (a search trial's time limit).
+class SimulationTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using WallDeadline = std::optional<std::chrono::steady_clock::time_point>;
+
 class Engine {
  public:
   using Action = std::function<void()>;
@@ -25,8 +36,10 @@ class Engine {
   TimePs now() const { return now_; }
   void schedule_at(TimePs time, Action action);
   void schedule_after(TimePs delay, Action action) { schedule_at(now_ + delay, std::move(action)); }
-  // Runs events until none are left; returns how many ran.
+  // Runs events until none are left; returns how many ran. With a deadline, throws
+  // SimulationTimeout once the wall clock passes it (checked every 64 events).
   std::uint64_t run();
+  void set_deadline(WallDeadline deadline) { deadline_ = deadline; }
   std::uint64_t events_run() const { return events_run_; }
 
  private:
@@ -43,6 +56,7 @@ class Engine {
   TimePs now_ = 0;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t events_run_ = 0;
+  WallDeadline deadline_;
   std::priority_queue<Event, std::vector<Event>, Later> events_;
 };
 

@@ -39,7 +39,7 @@ Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<Mod
 
 }  // namespace
 
-RunResult run_accelerator_experiment(const Experiment& experiment) {
+RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline deadline) {
   const AcceleratorSpec& spec = *experiment.accelerator;
   RunResult result;
   result.experiment = experiment.name;
@@ -56,8 +56,11 @@ RunResult run_accelerator_experiment(const Experiment& experiment) {
     evaluations.push_back(evaluate_accelerator(workloads.back(), spec, experiment.fusion));
   }
 
+  if (deadline && std::chrono::steady_clock::now() > *deadline)
+    throw SimulationTimeout("the mapping and fusion plan passed the wall-clock deadline");
   // One op queue per model; the device takes the next op from the queue whose turn it is.
   Engine engine;
+  engine.set_deadline(deadline);
   std::vector<std::deque<std::size_t>> queues(experiment.models.size());
   double dynamic_j = 0;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {

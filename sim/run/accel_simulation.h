@@ -11,6 +11,6 @@
 
 namespace dse {
 
-RunResult run_accelerator_experiment(const Experiment& experiment);
+RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline deadline = std::nullopt);
 
 }  // namespace dse

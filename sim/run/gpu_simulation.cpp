@@ -9,7 +9,7 @@
 
 namespace dse {
 
-RunResult run_gpu_experiment(const Experiment& experiment) {
+RunResult run_gpu_experiment(const Experiment& experiment, WallDeadline deadline) {
   std::shared_ptr<const GpuTimingModel> timing = experiment.timing;
   if (!timing) {  // an Experiment assembled in code rather than read
     const auto* entry = GpuTimingRegistry::instance().find(experiment.timing_model);
@@ -25,6 +25,7 @@ RunResult run_gpu_experiment(const Experiment& experiment) {
   result.schedule = experiment.schedule;
 
   Engine engine;
+  engine.set_deadline(deadline);
   GpuExecutor gpu(engine, timing->dram_bandwidth_bytes_per_s());
   StreamRuntime runtime(engine, gpu);
   const bool per_model = experiment.schedule == "stream_per_model";

@@ -10,6 +10,6 @@
 
 namespace dse {
 
-RunResult run_gpu_experiment(const Experiment& experiment);
+RunResult run_gpu_experiment(const Experiment& experiment, WallDeadline deadline = std::nullopt);
 
 }  // namespace dse

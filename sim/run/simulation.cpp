@@ -5,8 +5,8 @@
 
 namespace dse {
 
-RunResult run_experiment(const Experiment& experiment) {
-  return experiment.accelerator ? run_accelerator_experiment(experiment) : run_gpu_experiment(experiment);
+RunResult run_experiment(const Experiment& experiment, WallDeadline deadline) {
+  return experiment.accelerator ? run_accelerator_experiment(experiment, deadline) : run_gpu_experiment(experiment, deadline);
 }
 
 }  // namespace dse

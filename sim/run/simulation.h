@@ -7,6 +7,7 @@
 
 namespace dse {
 
-RunResult run_experiment(const Experiment& experiment);
+// With a deadline, throws SimulationTimeout (sim/engine/engine.h) once the wall clock passes it.
+RunResult run_experiment(const Experiment& experiment, WallDeadline deadline = std::nullopt);
 
 }  // namespace dse

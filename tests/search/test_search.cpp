@@ -421,3 +421,35 @@ TEST(SearchJournal, CmaEsResumesExactly) {
 }
 
 }  // namespace dse
+
+namespace dse {
+
+// A trial still simulating when search.timeout_s passes ends as `timeout`, the search goes on.
+TEST(SearchStatuses, TrialsPastTheTimeoutAreTimeouts) {
+  const char* experiment = R"(name: t
+workload:
+  models:
+    - {name: gpt2_xl, batch: 4, dtype: fp16}
+    - {name: bert_large, batch: 4, dtype: fp16}
+device: {gpu: h100_sxm, timing_model: kernel}
+output: ~
+)";
+  const SearchSettings s = read_search_settings(load_config_text(R"(space:
+  workload.models[0].batch: {choice: [4, 8]}
+objective: {maximize: throughput_per_s}
+timeout_s: 0.001
+strategy: {name: grid, trials: 2, batch: 2}
+)", "search.yaml"));
+  ASSERT_TRUE(s.timeout_s);
+  SearchRunOptions options;
+  options.threads = 2;
+  const SearchOutcome outcome = run_search(load_config_text(experiment, "t.yaml"), "t.yaml", s, options);
+  ASSERT_EQ(outcome.trials.size(), 2u);
+  for (const auto& r : outcome.trials) {
+    EXPECT_EQ(r.status, TrialStatus::timeout);
+    EXPECT_NE(r.message.find("search.timeout_s"), std::string::npos) << r.message;
+  }
+  EXPECT_FALSE(outcome.best);
+}
+
+}  // namespace dse
