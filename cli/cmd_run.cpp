@@ -11,6 +11,7 @@
 #include "models/base/errors.h"
 #include "search/pareto.h"
 #include "search/search_output.h"
+#include "search/rank_group.h"
 #include "search/search_run.h"
 #include "sim/output/atomic_file.h"
 #include "sim/config/config_loader.h"
@@ -53,16 +54,18 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   run_options.journal_path = output.empty() ? "" : sibling(output, ".journal.jsonl");
   run_options.resume = options.resume;
   run_options.threads = options.threads;
+  const bool lead = RankGroup::world().rank() == 0;  // under mpirun, rank 0 alone writes and prints
   ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
-  run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
+  if (lead) run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
     bar.update(static_cast<std::size_t>(done),
                best ? fmt::format("best {} {:.6g}", settings.primary().metric, best->metrics.at(settings.primary().metric))
                     : std::string("no feasible trial yet"));
   };
-  if (!run_options.journal_path.empty()) {
+  if (!run_options.journal_path.empty() && lead) {
     AtomicFile probe(run_options.journal_path);  // creates the folder, checks the path
   }
   const SearchOutcome outcome = run_search(base, config_file, settings, run_options);
+  if (!lead) return 0;
   bar.finish();
 
   std::string best_path;

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "search/rank_group.h"
+
 #include "models/base/errors.h"
 #include "search/trial.h"
 #include "sim/config/config_loader.h"
@@ -153,6 +155,18 @@ TrialStatus status_from(const std::string& name) {
   return TrialStatus::failed;
 }
 
+TrialResult result_from_json(const nlohmann::json& json) {
+  TrialResult r;
+  r.trial.id = json.at("id").get<std::int64_t>();
+  r.trial.values = json.at("values").get<std::vector<std::string>>();
+  r.status = status_from(json.at("status").get<std::string>());
+  for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
+  r.message = json.at("message").get<std::string>();
+  if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
+  r.scores = json.value("scores", std::vector<double>{});
+  return r;
+}
+
 // Trials already in the journal, by id; UserError if it belongs to another search.
 std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const std::string& description) {
   std::map<std::int64_t, TrialResult> done;
@@ -170,14 +184,7 @@ std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const 
                         "drop --resume)");
       continue;
     }
-    TrialResult r;
-    r.trial.id = json.at("id").get<std::int64_t>();
-    r.trial.values = json.at("values").get<std::vector<std::string>>();
-    r.status = status_from(json.at("status").get<std::string>());
-    for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
-    r.message = json.at("message").get<std::string>();
-    if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
-    r.scores = json.value("scores", std::vector<double>{});
+    TrialResult r = result_from_json(json);
     done[r.trial.id] = r;
   }
   return done;
@@ -193,8 +200,9 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
 
   std::map<std::int64_t, TrialResult> journaled;
   if (options.resume && !options.journal_path.empty()) journaled = read_journal(options.journal_path, settings.description);
+  const RankGroup& ranks = RankGroup::world();
   std::FILE* journal = nullptr;
-  if (!options.journal_path.empty()) {
+  if (!options.journal_path.empty() && ranks.rank() == 0) {
     const bool append = options.resume && !journaled.empty();
     journal = std::fopen(options.journal_path.c_str(), append ? "a" : "w");
     if (!journal) throw UserError(options.journal_path + ": cannot write the search journal");
@@ -236,6 +244,11 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
       std::fputs(line.c_str(), journal);
       std::fflush(journal);
     };
+    // With several ranks, trial i of the batch is simulated on rank i mod N and the results are
+    // exchanged after the batch (journaled then); alone, each is journaled as it finishes.
+    const bool shared = ranks.size() > 1;
+    std::vector<char> simulated_here(batch.size(), 0);
+    std::vector<double> wall(batch.size(), 0.0);
     tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t i) {
       if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values) {
         results[i] = it->second;
@@ -247,11 +260,33 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
         results[i] = seen->second;
         results[i].trial = batch[i];
       } else {
+        if (shared && static_cast<int>(i % static_cast<std::size_t>(ranks.size())) != ranks.rank()) return;
         results[i] = evaluate(base, config_file, settings, batch[i]);
+        simulated_here[i] = 1;
         ++evaluated;
       }
-      journal_line(results[i], std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count());
+      wall[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count();
+      if (!shared) journal_line(results[i], wall[i]);
     });
+    if (shared) {
+      nlohmann::json mine = nlohmann::json::array();
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        if (simulated_here[i]) mine.push_back({{"index", i}, {"result", result_json(results[i], wall[i])}});
+      std::vector<char> simulated(batch.size(), 0);
+      for (const auto& text : ranks.allgather(mine.dump()))
+        for (const auto& entry : nlohmann::json::parse(text)) {
+          const auto i = entry.at("index").get<std::size_t>();
+          results[i] = result_from_json(entry.at("result"));
+          wall[i] = entry.at("result").at("wall_s").get<double>();
+          simulated[i] = 1;
+        }
+      evaluated = 0;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        evaluated += simulated[i];
+        const bool from_journal = journaled.contains(batch[i].id) && journaled.at(batch[i].id).trial.values == batch[i].values;
+        if (first_in_batch[i] == i && !from_journal) journal_line(results[i], wall[i]);
+      }
+    }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (first_in_batch[i] == i) continue;
       if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values)

@@ -6,6 +6,7 @@
 #include "sim/gpu/gpu_timing_model.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/run/model_source.h"
+#include "sim/run/shared_memo.h"
 
 namespace dse {
 namespace {
@@ -117,8 +118,15 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
     experiment.hardware_files.push_back({experiment.calibration_file, read_config_bytes(experiment.calibration_file)});
     experiment.calibration = read_kernel_calibration(load_config_file(experiment.calibration_file));
   }
-  experiment.timing = GpuTimingRegistry::instance().find(experiment.timing_model)->factory(
-      experiment.gpu, experiment.calibration, experiment.calibration_file);
+  // Timing models (and the per-op kernel choices they cache) are shared between runs on the same
+  // spec, timing model and calibration: a search's trials.
+  static SharedMemo<GpuTimingModel> timing_models(64);
+  std::string key = experiment.timing_model + "|" + experiment.calibration_file;
+  for (const auto& file : experiment.hardware_files) key += "|" + file.content;
+  experiment.timing = timing_models.get(key, [&experiment] {
+    return GpuTimingRegistry::instance().find(experiment.timing_model)->factory(experiment.gpu, experiment.calibration,
+                                                                              experiment.calibration_file);
+  });
   experiment.resolved_yaml = to_yaml(root);
   return experiment;
 }

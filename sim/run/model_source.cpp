@@ -1,11 +1,14 @@
 #include "sim/run/model_source.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "models/import/onnx_import.h"
 #include "models/transforms/fusion.h"
+#include "sim/run/shared_memo.h"
 #include "sim/config/config_loader.h"
 #include "sim/graph_io/graph_yaml.h"
 
@@ -90,8 +93,15 @@ ModelRequest read_zoo_model(const ConfigNode& node) {
   model.params.past_len = node.param<int>("past_len").in_range(0, kMaxSeqLen).with_default(0);
   // Shapes the architecture cannot take (a resolution below its down-sampling, a sequence beyond
   // its positions) are user errors at the model's entry.
+  // Graphs are shared between runs that ask for the same model (a search's trials).
+  static SharedMemo<Graph> graphs(256);
+  const ModelParams& p = model.params;
+  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", model.name, p.batch, dtype_name(p.dtype), p.resolution,
+                                      p.seq_len, p.decode, p.past_len);
   try {
-    model.graph = std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));
+    model.graph = graphs.get(key, [&model] {
+      return std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));
+    });
   } catch (const std::invalid_argument& error) {
     node.fail(std::string("expected parameters the model can be built with, found: ") + error.what());
   }
