@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <functional>
 
 #include "sim/accel/accel_evaluator.h"
+#include "sim/runtime/accel_executor.h"
 
 namespace dse {
 namespace {
-
-TimePs seconds_to_ps(double s) { return static_cast<TimePs>(std::llround(s * 1e12)); }
 
 struct Pass {
   std::vector<double> model_latency_s;
@@ -58,11 +55,14 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
 
   if (deadline && std::chrono::steady_clock::now() > *deadline)
     throw SimulationTimeout("the mapping and fusion plan passed the wall-clock deadline");
-  // One op queue per model; the device takes the next op from the queue whose turn it is.
+  // One op queue per model with `stream_per_model`, else one for all: queues share the cores and
+  // the DMA path (sim/runtime/accel_executor.h).
   Engine engine;
   engine.set_deadline(deadline);
-  std::vector<std::deque<std::size_t>> queues(experiment.models.size());
+  const bool per_model = experiment.schedule == "stream_per_model";
+  AccelExecutor device(engine, per_model ? experiment.models.size() : 1);
   double dynamic_j = 0;
+  const double dram_bytes_per_s = spec.dram_bytes_per_s();
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const Graph& graph = *experiment.models[m].graph;
     result.models.push_back({experiment.models[m].name, experiment.models[m].params, graph.total_cost(),
@@ -76,39 +76,23 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
                                 : t.compute_s >= t.time_s * 0.999 ? "compute"
                                                                   : "memory";
       result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
-                            static_cast<int>(experiment.schedule == "stream_per_model" ? m : 0), 0, 0, op.cost,
-                            t.dram_bytes, bound});
-      queues[m].push_back(result.ops.size() - 1);
+                            static_cast<int>(per_model ? m : 0), 0, 0, op.cost, t.dram_bytes, bound});
+      // The op's time alone is max(core, dma) + first tiles; the first tiles count on both sides.
+      const OpMapping& map = e.mappings[i];
+      const double network_s = spec.noc_bandwidth_gbps > 0 ? map.noc_bytes / spec.noc_bytes_per_s() : 0.0;
+      const double core_s = std::max(t.compute_s, network_s), dma_s = t.dram_bytes / dram_bytes_per_s;
+      const double startup_s = std::max(0.0, t.time_s - std::max(core_s, dma_s));
+      const std::size_t row = result.ops.size() - 1;
+      device.enqueue(per_model ? m : 0, {core_s + startup_s, dma_s + startup_s, [&result, row](TimePs start, TimePs end) {
+                                           result.ops[row].start_ps = start;
+                                           result.ops[row].end_ps = end;
+                                         }});
     }
   }
-  const bool round_robin = experiment.schedule == "stream_per_model";
-  std::size_t turn = 0;
-
-  // The device runs one op at a time: when one ends, the next queued op starts.
-  std::vector<TimePs> duration(result.ops.size(), 0);
-  {
-    std::size_t row = 0;
-    for (std::size_t m = 0; m < evaluations.size(); ++m)
-      for (const FusedOpTiming& t : evaluations[m].fusion.ops) duration[row++] = seconds_to_ps(t.time_s);
-  }
-  std::function<void()> next = [&] {
-    for (std::size_t tried = 0; tried < queues.size(); ++tried) {
-      std::deque<std::size_t>& queue = queues[turn];
-      if (queue.empty()) {
-        turn = (turn + 1) % queues.size();
-        continue;
-      }
-      const std::size_t row = queue.front();
-      queue.pop_front();
-      if (round_robin) turn = (turn + 1) % queues.size();
-      result.ops[row].start_ps = engine.now();
-      result.ops[row].end_ps = engine.now() + duration[row];
-      engine.schedule_after(duration[row], next);
-      return;
-    }
-  };
-  engine.schedule_at(0, next);
+  engine.schedule_at(0, [&device] { device.start(); });
   engine.run();
+  std::stable_sort(result.ops.begin(), result.ops.end(),
+                   [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
 
   result.close_timeline();
 
