@@ -8,6 +8,8 @@ find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev
 find_package(fmt REQUIRED)                        # libfmt-dev
 find_package(Eigen3 REQUIRED NO_MODULE)           # libeigen3-dev (Levenberg-Marquardt for calibration fits)
 find_package(Pagmo REQUIRED)                      # libpagmo-dev (CMA-ES, hypervolume)
+find_library(GLPK_LIBRARY glpk REQUIRED)          # libglpk-dev (the fusion ILP)
+find_path(GLPK_INCLUDE_DIR glpk.h REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(INIH REQUIRED IMPORTED_TARGET inih)  # libinih-dev (SCALE-Sim .cfg files)
 find_package(Protobuf REQUIRED)                   # libprotobuf-dev (ONNX's CMake package needs it first)

@@ -16,6 +16,12 @@ for model in $models; do
     fusion_rows+=("$model $fusion $(run "$model" 8 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'], d['accelerator']['fusion_groups'])")")
   done
 done
+ilp_rows=()
+for model in resnet50 efficientnet_b0 mobilenet_v2 bert_base vit_b16; do
+  for fusion in exact ilp; do
+    ilp_rows+=("$model $fusion $(run "$model" 1 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'])")")
+  done
+done
 throughput_rows=()
 for spec in "resnet50 1" "resnet50 8" "resnet50 32" "resnet50 128" "bert_base 8" "bert_base 32" "bert_large 8" "bert_large 32"; do
   set -- $spec
@@ -48,3 +54,15 @@ for line in sys.stdin:
     model, batch, ms, ips = line.split()
     print(f"| {model} | {batch} | {float(ms):.3f} | {float(ips):.0f} |")
 ' | python3 scripts/replace_doc_section.py docs/accelerator.md tpu_v3_throughput
+printf '%s\n' "${ilp_rows[@]}" | python3 -c '
+import sys
+rows = {}
+for line in sys.stdin:
+    model, fusion, ms, dram = line.split()
+    rows.setdefault(model, {})[fusion] = (float(ms), float(dram))
+print("| model (batch 1) | exact ms | ilp ms | ilp vs exact | DRAM MB: exact / ilp |")
+print("|---|---:|---:|---:|---|")
+for model, r in rows.items():
+    x, i = r["exact"], r["ilp"]
+    print(f"| {model} | {x[0]:.4f} | {i[0]:.4f} | {x[0] / i[0]:.3f}x | {x[1] / 1e6:.1f} / {i[1] / 1e6:.1f} |")
+' | python3 scripts/replace_doc_section.py docs/accelerator.md fusion_ilp

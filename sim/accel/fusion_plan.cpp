@@ -12,14 +12,15 @@ std::string fusion_mode_name(FusionMode mode) {
     case FusionMode::epilogue: return "epilogue";
     case FusionMode::greedy: return "greedy";
     case FusionMode::exact: return "exact";
+    case FusionMode::ilp: return "ilp";
   }
   return "none";
 }
 
-std::vector<std::string> fusion_mode_names() { return {"none", "epilogue", "greedy", "exact"}; }
+std::vector<std::string> fusion_mode_names() { return {"none", "epilogue", "greedy", "exact", "ilp"}; }
 
 std::optional<FusionMode> parse_fusion_mode(std::string_view name) {
-  for (const auto mode : {FusionMode::none, FusionMode::epilogue, FusionMode::greedy, FusionMode::exact})
+  for (const auto mode : {FusionMode::none, FusionMode::epilogue, FusionMode::greedy, FusionMode::exact, FusionMode::ilp})
     if (fusion_mode_name(mode) == name) return mode;
   return std::nullopt;
 }

@@ -15,7 +15,8 @@
 // baseline tpu_v3_like is measured with); `greedy` (grow each group until the next op would not
 // fit); `exact`: the partition of the execution order into feasible groups with the least total
 // time, by dynamic programming over group boundaries (the order is a chain, so this is exact for
-// it, with groups of at most kMaxGroupOps ops).
+// it, with groups of at most kMaxGroupOps ops). `ilp` (sim/accel/fusion_ilp.h) drops contiguity: an
+// integer program chooses which reads of which tensors stay on chip.
 #pragma once
 
 #include <optional>
@@ -27,7 +28,7 @@
 
 namespace dse {
 
-enum class FusionMode { none, epilogue, greedy, exact };
+enum class FusionMode { none, epilogue, greedy, exact, ilp };
 std::string fusion_mode_name(FusionMode mode);
 std::vector<std::string> fusion_mode_names();
 std::optional<FusionMode> parse_fusion_mode(std::string_view name);
@@ -49,6 +50,7 @@ struct FusionResult {
   double dram_bytes = 0;
 };
 
+// none, epilogue, greedy or exact (ilp: plan_fusion_ilp).
 FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
                          const AcceleratorSpec& spec, FusionMode mode);
 
