@@ -83,4 +83,61 @@ TEST(ConfigMutations, EveryMangledGpuSpecLoadsOrFailsAsAUserError) {
   EXPECT_GT(rejected, 0);
 }
 
+// Mangled accelerator experiments (device overrides included) and specs: each runs (the whole
+// accelerator path: mapping, every fusion plan, engine, metrics) or fails as a UserError.
+TEST(ConfigMutations, EveryMangledAcceleratorConfigRunsOrFailsAsAUserError) {
+  const std::string experiment = R"(name: m
+workload:
+  models:
+    - {name: mobilenet_v2, batch: 2, dtype: bf16}
+device:
+  accelerator: tpu_v3_like
+  fusion: exact
+  array: {rows: 32, cols: 64, dataflow: os}
+  cores: {x: 2, y: 1}
+  global_buffer_kib: 4096
+  noc_bandwidth_gbps: 512
+schedule: {policy: stream_per_model}
+output: ~
+)";
+  std::mt19937_64 rng(5);
+  int ran = 0, rejected = 0;
+  const std::string name = test::source_path("configs/experiments/mutated_accel.yaml");
+  for (int trial = 0; trial < 1500; ++trial) {
+    const std::string text = mutate(experiment, rng);
+    try {
+      ConfigNode root = load_config_text(text, name);
+      Experiment e = read_experiment(root, name);
+      for (auto& model : e.models) model.params.batch = std::min(model.params.batch, 8);
+      if (e.fusion == FusionMode::ilp) continue;  // covered by its own tests; slower
+      run_experiment(e);
+      ++ran;
+    } catch (const UserError& error) {
+      ++rejected;
+      const std::string message = error.what();
+      EXPECT_TRUE(message.starts_with(name) || message.starts_with("embedded:")) << message << "\n--- config ---\n" << text;
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << "internal error: " << error.what() << "\n--- config ---\n" << text;
+    }
+  }
+  EXPECT_GT(ran, 0);
+  EXPECT_GT(rejected, 0);
+
+  const std::string spec = test::read_text(test::source_path("configs/hardware/accel/datacenter_large.yaml"));
+  int loaded = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const std::string text = mutate(spec, rng);
+    try {
+      const AcceleratorSpec s = read_accelerator_spec(load_config_text(text, "accel.yaml"));
+      EXPECT_GT(s.peak_macs_per_s(), 0);
+      ++loaded;
+    } catch (const UserError& error) {
+      EXPECT_TRUE(std::string(error.what()).starts_with("accel.yaml:")) << error.what();
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << "internal error: " << error.what() << "\n--- spec ---\n" << text;
+    }
+  }
+  EXPECT_GT(loaded, 0);
+}
+
 }  // namespace dse
