@@ -8,6 +8,8 @@
 #endif
 
 namespace dse {
+
+#ifdef DSE_HAVE_MPI
 namespace {
 
 bool launched_by_mpi() {
@@ -17,6 +19,7 @@ bool launched_by_mpi() {
 }
 
 }  // namespace
+#endif
 
 RankGroup::RankGroup() {
 #ifdef DSE_HAVE_MPI
@@ -33,8 +36,6 @@ RankGroup::RankGroup() {
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
-#else
-  (void)launched_by_mpi;
 #endif
 }
 

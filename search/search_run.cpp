@@ -247,11 +247,16 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     // With several ranks, trial i of the batch is simulated on rank i mod N and the results are
     // exchanged after the batch (journaled then); alone, each is journaled as it finishes.
     const bool shared = ranks.size() > 1;
+    // The journal of a resumed search already holds this trial (same id, same values).
+    const auto replayed = [&](std::size_t i) {
+      const auto it = journaled.find(batch[i].id);
+      return it != journaled.end() && it->second.trial.values == batch[i].values ? &it->second : nullptr;
+    };
     std::vector<char> simulated_here(batch.size(), 0);
     std::vector<double> wall(batch.size(), 0.0);
     tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t i) {
-      if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values) {
-        results[i] = it->second;
+      if (const TrialResult* earlier = replayed(i)) {
+        results[i] = *earlier;
         return;
       }
       if (first_in_batch[i] != i) return;  // filled from its first occurrence below
@@ -283,14 +288,11 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
       evaluated = 0;
       for (std::size_t i = 0; i < batch.size(); ++i) {
         evaluated += simulated[i];
-        const bool from_journal = journaled.contains(batch[i].id) && journaled.at(batch[i].id).trial.values == batch[i].values;
-        if (first_in_batch[i] == i && !from_journal) journal_line(results[i], wall[i]);
+        if (first_in_batch[i] == i && !replayed(i)) journal_line(results[i], wall[i]);
       }
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (first_in_batch[i] == i) continue;
-      if (const auto it = journaled.find(batch[i].id); it != journaled.end() && it->second.trial.values == batch[i].values)
-        continue;
+      if (first_in_batch[i] == i || replayed(i)) continue;
       results[i] = results[first_in_batch[i]];
       results[i].trial = batch[i];
       journal_line(results[i], 0.0);

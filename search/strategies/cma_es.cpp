@@ -53,6 +53,7 @@ class CmaEs final : public Strategy {
   CmaEs(const SearchSpace& space, const StrategyOptions& options)
       : space_(space), options_(options), oracle_(std::make_shared<Oracle>()),
         problem_(BridgeProblem{space.parameters.size(), oracle_}),
+        // pagmo's cmaes refuses populations of fewer than 5.
         lambda_(static_cast<pagmo::population::size_type>(std::max<std::int64_t>(5, options.population))) {}
 
   std::vector<Trial> propose(std::int64_t n) override {
@@ -86,20 +87,18 @@ class CmaEs final : public Strategy {
   void next_generation() {
     oracle_->requested.clear();
     oracle_->recording = true;
-    if (!population_) {
-      pagmo::population dry(problem_, lambda_, seed());
-      (void)dry;
-    } else {
+    if (population_) {
       pagmo::algorithm algorithm = *algorithm_;
       pagmo::population population = *population_;
       algorithm.evolve(population);
-      if (oracle_->requested.empty()) {  // converged: restart
+      if (oracle_->requested.empty()) {  // converged: restart from a fresh population
         population_.reset();
         algorithm_.reset();
         ++restarts_;
-        pagmo::population dry(problem_, lambda_, seed());
-        (void)dry;
       }
+    }
+    if (!population_) {
+      const pagmo::population initial(problem_, lambda_, seed());  // built only for the points it records
     }
     oracle_->recording = false;
     queue_.assign(oracle_->requested.begin(), oracle_->requested.end());

@@ -1,15 +1,11 @@
 #include "sim/accel/accel_evaluator.h"
 
-#include "sim/accel/fusion_ilp.h"
-
 namespace dse {
 
 AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const AcceleratorSpec& spec, FusionMode fusion) {
   AccelEvaluation out;
-  out.mappings.reserve(workload.ops.size());
-  for (const AccelOp& op : workload.ops) out.mappings.push_back(map_op(workload, op, spec));
-  out.fusion = fusion == FusionMode::ilp ? plan_fusion_ilp(workload, out.mappings, spec).plan
-                                         : plan_fusion(workload, out.mappings, spec, fusion);
+  out.mappings = map_ops(workload, spec);
+  out.fusion = plan_fusion(workload, out.mappings, spec, fusion);
   out.latency_s = out.fusion.latency_s;
   out.dram_bytes = out.fusion.dram_bytes;
   out.power_area = accelerator_power_area(spec);

@@ -37,7 +37,7 @@ class Lp {
   }
   int continuous(double low, double high, double cost) {
     const int j = column(cost);
-    glp_set_col_bnds(p_, j, high > low ? GLP_DB : GLP_LO, low, high);
+    glp_set_col_bnds(p_, j, GLP_DB, low, high);
     return j;
   }
   int continuous_from(double low, double cost) {
@@ -198,8 +198,9 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
     const AccelTensor& out = w.tensors[op.output];
     const bool write = candidate(op.output) ? (!solved || lp.value(written.at(op.output)) > 0.5) : out.graph_output;
     if (write) dram += out.bytes * map.output_factor;
-    const double time = std::max(floor_s[static_cast<std::size_t>(i)], dram / bytes_per_s) + std::min(dram, map.startup_bytes) / bytes_per_s;
-    plan.ops[static_cast<std::size_t>(i)] = {time, map.compute_s, dram, 0};
+    const double core = floor_s[static_cast<std::size_t>(i)], first_tiles = std::min(dram, map.startup_bytes) / bytes_per_s;
+    const double time = std::max(core, dram / bytes_per_s) + first_tiles;
+    plan.ops[static_cast<std::size_t>(i)] = {time, map.compute_s, core, first_tiles, dram, 0};
     plan.latency_s += time;
     plan.dram_bytes += dram;
   }

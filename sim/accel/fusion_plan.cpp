@@ -1,5 +1,7 @@
 #include "sim/accel/fusion_plan.h"
 
+#include "sim/accel/fusion_ilp.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -33,15 +35,15 @@ namespace {
 class GroupScanner {
  public:
   GroupScanner(const AccelWorkload& workload, const std::vector<OpMapping>& mappings, const AcceleratorSpec& spec)
-      : batch_(workload.batch), n_(static_cast<int>(workload.ops.size())), ops_(n_), readers_outside_(n_, 0),
-        dram_(n_, 0), time_(n_, 0), release_begin_(n_ + 1, 0) {
+      : batch_(workload.batch), ops_(workload.ops.size()), readers_outside_(workload.ops.size(), 0),
+        dram_(workload.ops.size(), 0), time_(workload.ops.size(), 0), release_begin_(workload.ops.size() + 1, 0) {
     const double on_chip = spec.global_buffer_bytes > 0
                                ? static_cast<double>(spec.global_buffer_bytes)
                                : static_cast<double>(spec.l1_bytes) * spec.cores();
     capacity_ = on_chip / 2;
     const double inv_dram_bw = 1 / spec.dram_bytes_per_s();
     const double inv_noc_bw = spec.noc_bandwidth_gbps > 0 ? 1 / spec.noc_bytes_per_s() : 0;
-    for (int j = 0; j < n_; ++j) {
+    for (int j = 0; j < static_cast<int>(workload.ops.size()); ++j) {
       const AccelOp& op = workload.ops[j];
       const OpMapping& map = mappings[j];
       const AccelTensor& out = workload.tensors[op.output];
@@ -116,8 +118,10 @@ class GroupScanner {
   }
 
   double cost() const { return cost_; }
-  double time(int j) const { return time_[j]; }
-  double dram(int j) const { return dram_[j]; }
+  FusedOpTiming timing(int j, double compute_s, int group) const {
+    const OpData& d = ops_[j];
+    return {time_[j], compute_s, d.floor_s, std::min(dram_[j], d.startup_bytes) * inv_dram_bw_, dram_[j], group};
+  }
 
  private:
   struct OpData {
@@ -152,7 +156,7 @@ class GroupScanner {
     return std::max(d.floor_s, dram_[j] * inv_dram_bw_) + std::min(dram_[j], d.startup_bytes) * inv_dram_bw_;
   }
 
-  int batch_, n_;
+  int batch_;
   std::vector<OpData> ops_;
   std::vector<InputRef> inputs_;
   std::vector<Release> releases_;
@@ -165,10 +169,31 @@ class GroupScanner {
   int slices_ = 1;
 };
 
+// The ops timed under a partition (`starts`: first op of each group), with `scan` built for them.
+FusionResult time_partition(GroupScanner& scan, const std::vector<OpMapping>& mappings, const std::vector<int>& starts) {
+  const int n = static_cast<int>(mappings.size());
+  FusionResult result;
+  result.ops.resize(mappings.size());
+  result.groups = static_cast<int>(starts.size());
+  for (std::size_t g = 0; g < starts.size(); ++g) {
+    const int first = starts[g];
+    const int end = g + 1 < starts.size() ? starts[g + 1] : n;
+    scan.start(first);
+    for (int j = first; j < end; ++j) result.feasible = scan.extend(j) && result.feasible;
+    for (int j = first; j < end; ++j) {
+      result.ops[j] = scan.timing(j, mappings[j].compute_s, static_cast<int>(g));
+      result.latency_s += result.ops[j].time_s;
+      result.dram_bytes += result.ops[j].dram_bytes;
+    }
+  }
+  return result;
+}
+
 }  // namespace
 
 FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
                          const AcceleratorSpec& spec, FusionMode mode) {
+  if (mode == FusionMode::ilp) return plan_fusion_ilp(workload, mappings, spec).plan;
   const int n = static_cast<int>(workload.ops.size());
   GroupScanner scan(workload, mappings, spec);
   std::vector<int> starts;  // first op of each group, ascending
@@ -205,28 +230,13 @@ FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapp
     std::reverse(starts.begin(), starts.end());
   }
 
-  return evaluate_partition(workload, mappings, spec, starts);
+  return time_partition(scan, mappings, starts);
 }
 
 FusionResult evaluate_partition(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
                                 const AcceleratorSpec& spec, const std::vector<int>& starts) {
-  const int n = static_cast<int>(workload.ops.size());
   GroupScanner scan(workload, mappings, spec);
-  FusionResult result;
-  result.ops.resize(n);
-  result.groups = static_cast<int>(starts.size());
-  for (std::size_t g = 0; g < starts.size(); ++g) {
-    const int first = starts[g];
-    const int end = g + 1 < starts.size() ? starts[g + 1] : n;
-    scan.start(first);
-    for (int j = first; j < end; ++j) result.feasible = scan.extend(j) && result.feasible;
-    for (int j = first; j < end; ++j) {
-      result.ops[j] = {scan.time(j), mappings[j].compute_s, scan.dram(j), static_cast<int>(g)};
-      result.latency_s += scan.time(j);
-      result.dram_bytes += scan.dram(j);
-    }
-  }
-  return result;
+  return time_partition(scan, mappings, starts);
 }
 
 }  // namespace dse

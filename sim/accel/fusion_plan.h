@@ -35,9 +35,12 @@ std::optional<FusionMode> parse_fusion_mode(std::string_view name);
 
 inline constexpr int kMaxGroupOps = 32;
 
+// time_s = max(core_s, dram_bytes / DRAM bandwidth) + first_tiles_s.
 struct FusedOpTiming {
   double time_s = 0;
-  double compute_s = 0;
+  double compute_s = 0;      // arrays or vector units
+  double core_s = 0;         // max(compute, on-chip network)
+  double first_tiles_s = 0;  // min(DRAM bytes, first-tile bytes) / DRAM bandwidth: not overlapped
   double dram_bytes = 0;
   int group = 0;
 };
@@ -50,7 +53,7 @@ struct FusionResult {
   double dram_bytes = 0;
 };
 
-// none, epilogue, greedy or exact (ilp: plan_fusion_ilp).
+// Every plan; `ilp` goes to plan_fusion_ilp (sim/accel/fusion_ilp.h).
 FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
                          const AcceleratorSpec& spec, FusionMode mode);
 

@@ -88,10 +88,18 @@ TileFactors tile_factors(std::int64_t m, std::int64_t n, std::int64_t k, int ele
   return f;
 }
 
+std::vector<OpMapping> map_ops(const AccelWorkload& workload, const AcceleratorSpec& spec) {
+  std::vector<OpMapping> out;
+  out.reserve(workload.ops.size());
+  for (const AccelOp& op : workload.ops) out.push_back(map_op(workload, op, spec));
+  return out;
+}
+
 OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const AcceleratorSpec& spec) {
   OpMapping out;
   const double hz = spec.clock_hz();
   const int cores = spec.cores();
+  const double lanes = static_cast<double>(cores) * static_cast<double>(spec.vector_lanes);  // all cores' vector lanes
   double in_bytes = 0;
   for (const int t : op.inputs) in_bytes += workload.tensors[t].bytes;
   const double out_bytes = op.output >= 0 ? workload.tensors[op.output].bytes : 0;
@@ -139,7 +147,6 @@ OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const Acceler
       // outer products (K = 1). Other GEMMs stay on the arrays.
       const bool degenerate = std::all_of(op.gemms.begin(), op.gemms.end(),
                                           [](const GemmView& g) { return g.n == 1 || g.k == 1; });
-      const double lanes = static_cast<double>(cores) * static_cast<double>(spec.vector_lanes);
       const auto vector_cycles = static_cast<std::int64_t>(std::ceil(2.0 * static_cast<double>(op.macs) / lanes));
       if (degenerate && vector_cycles < out.compute_cycles) {
         out.compute_cycles = vector_cycles;
@@ -149,7 +156,6 @@ OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const Acceler
       break;
     }
     case OpCategory::vector: {
-      const double lanes = static_cast<double>(cores) * static_cast<double>(spec.vector_lanes);
       out.compute_cycles = static_cast<std::int64_t>(std::ceil(static_cast<double>(op.vector_ops) / lanes));
       out.active_cores = cores;
       out.weight_dram_bytes = op.weight_bytes;
@@ -161,7 +167,6 @@ OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const Acceler
     case OpCategory::data_movement:
     case OpCategory::view: {
       // A DMA copy; on chip (when fusion keeps its tensors there) the vector units move it.
-      const double lanes = static_cast<double>(cores) * static_cast<double>(spec.vector_lanes);
       out.compute_cycles = static_cast<std::int64_t>(std::ceil(op.moved_bytes / (lanes * op.dtype_bytes)));
       out.active_cores = cores;
       out.weight_dram_bytes = op.weight_bytes;  // a gather's rows

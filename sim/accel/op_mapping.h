@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/accel/accel_spec.h"
 #include "sim/accel/accel_workload.h"
@@ -39,6 +40,8 @@ struct OpMapping {
 };
 
 OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const AcceleratorSpec& spec);
+// Every op of the workload, in its order.
+std::vector<OpMapping> map_ops(const AccelWorkload& workload, const AcceleratorSpec& spec);
 
 // DRAM-side re-read factors of one GEMM (m x k times k x n, `elem` bytes per element) tiled into
 // `capacity` bytes (half of it for the resident strip, half to stream through), strips rounded to

@@ -13,9 +13,8 @@ struct Pass {
   std::vector<double> model_latency_s;
   double latency_s = 0;
   double energy_j = 0;
-  double dram_bytes = 0;
-  int groups = 0;
   double samples = 0;
+  AcceleratorPowerArea power;
 };
 
 // The workload once through `spec` with `fusion`, models one after another.
@@ -27,9 +26,8 @@ Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<Mod
     pass.model_latency_s.push_back(e.latency_s);
     pass.latency_s += e.latency_s;
     pass.energy_j += e.energy_j;
-    pass.dram_bytes += e.dram_bytes;
-    pass.groups += e.fusion.groups;
     pass.samples += models[m].params.batch;
+    pass.power = e.power_area;
   }
   return pass;
 }
@@ -62,7 +60,6 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   const bool per_model = experiment.schedule == "stream_per_model";
   AccelExecutor device(engine, per_model ? experiment.models.size() : 1);
   double dynamic_j = 0;
-  const double dram_bytes_per_s = spec.dram_bytes_per_s();
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const Graph& graph = *experiment.models[m].graph;
     result.models.push_back({experiment.models[m].name, experiment.models[m].params, graph.total_cost(),
@@ -77,13 +74,11 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
                                                                   : "memory";
       result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
                             static_cast<int>(per_model ? m : 0), 0, 0, op.cost, t.dram_bytes, bound});
-      // The op's time alone is max(core, dma) + first tiles; the first tiles count on both sides.
-      const OpMapping& map = e.mappings[i];
-      const double network_s = spec.noc_bandwidth_gbps > 0 ? map.noc_bytes / spec.noc_bytes_per_s() : 0.0;
-      const double core_s = std::max(t.compute_s, network_s), dma_s = t.dram_bytes / dram_bytes_per_s;
-      const double startup_s = std::max(0.0, t.time_s - std::max(core_s, dma_s));
+      // The op's time alone is max(core, DMA) + first tiles; the first tiles count on both sides.
+      const double dma_s = t.dram_bytes / spec.dram_bytes_per_s();
       const std::size_t row = result.ops.size() - 1;
-      device.enqueue(per_model ? m : 0, {core_s + startup_s, dma_s + startup_s, [&result, row](TimePs start, TimePs end) {
+      device.enqueue(per_model ? m : 0, {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s,
+                                         [&result, row](TimePs start, TimePs end) {
                                            result.ops[row].start_ps = start;
                                            result.ops[row].end_ps = end;
                                          }});
@@ -96,7 +91,7 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
 
   result.close_timeline();
 
-  const AcceleratorPowerArea power = accelerator_power_area(spec);
+  const AcceleratorPowerArea& power = evaluations.front().power_area;
   const double makespan_s = static_cast<double>(result.makespan_ps) * 1e-12;
   result.energy_j = dynamic_j + power.static_w * makespan_s;
 
@@ -116,9 +111,8 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   metrics.perf_per_mm2 = metrics.inferences_per_s / power.area_mm2;
   metrics.energy_per_inference_j = samples > 0 ? *result.energy_j / samples : 0;
   if (experiment.baseline_accelerator) {
-    const AcceleratorSpec& base = *experiment.baseline_accelerator;
-    const Pass pass = one_pass(workloads, experiment.models, base, FusionMode::epilogue);
-    const AcceleratorPowerArea base_power = accelerator_power_area(base);
+    const Pass pass = one_pass(workloads, experiment.models, *experiment.baseline_accelerator, FusionMode::epilogue);
+    const AcceleratorPowerArea& base_power = pass.power;
     const double base_ips = pass.samples / pass.latency_s;
     metrics.inferences_per_s_vs_tpu_v3 = metrics.inferences_per_s / base_ips;
     metrics.perf_per_tdp_vs_tpu_v3 = metrics.perf_per_tdp / (base_ips / base_power.tdp_w);

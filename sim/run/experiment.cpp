@@ -46,15 +46,24 @@ void read_accelerator_device(const ConfigNode& device, const std::string& config
       device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
   ConfigNode spec = load_config_file(file);
   spec.expect_map("an accelerator spec");
+  // Key paths as the device block would write them ("device.arary: unknown key"); file and line
+  // still say whether a value came from the spec file or from the experiment.
+  spec.set_path("device");
   for (const auto& key : device.keys()) {
     if (key == "accelerator" || key == "fusion") continue;
     merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
   }
   experiment.accelerator = read_accelerator_spec(spec);
   experiment.hardware_files.push_back({file, read_config_bytes(file)});
+  // The baseline is the same for every trial of a search: read once per file content.
+  static SharedMemo<AcceleratorSpec> baselines(8);
   const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
-  if (const auto baseline = catalog.find("accel", "tpu_v3_like"))
-    experiment.baseline_accelerator = read_accelerator_spec(load_config_file(*baseline));
+  if (const auto baseline = catalog.find("accel", "tpu_v3_like")) {
+    const std::string path = *baseline;
+    experiment.baseline_accelerator = *baselines.get(path + "\n" + read_config_bytes(path), [&path] {
+      return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path)));
+    });
+  }
 }
 
 void read_schedule_and_output(const ConfigNode& root, Experiment& experiment) {

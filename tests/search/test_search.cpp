@@ -258,9 +258,6 @@ TEST(SearchJournal, ResumeAfterATruncatedJournalEndsTheSame) {
   fs::remove(journal);
 }
 
-}  // namespace dse
-
-namespace dse {
 namespace {
 
 const char* kAccelExperiment = R"(name: a
@@ -329,9 +326,6 @@ strategy: {name: aging_evolution, trials: 60, batch: 6, population: 8, seed: 3}
   for (std::size_t i = 0; i < one.trials.size(); ++i) EXPECT_EQ(one.trials[i].metrics, two.trials[i].metrics) << i;
 }
 
-}  // namespace dse
-
-namespace dse {
 
 // Sobol points spread evenly: 64 trials over one 8-level parameter use each level 7 to 9 times
 // (random draws would stray much further); the same seed repeats, another seed shifts.
@@ -360,9 +354,6 @@ TEST(SearchStrategy, SobolFillsEvenly) {
   EXPECT_GT(differ, 32);
 }
 
-}  // namespace dse
-
-namespace dse {
 
 // CMA-ES through pagmo: on a smooth one-peak objective over a fine grid it closes in on the peak,
 // its later generations sampling closer to it than its first.
@@ -399,9 +390,6 @@ TEST(SearchStrategy, CmaEsConvergesOnAPeak) {
   EXPECT_LT(best_last, *std::min_element(first.begin(), first.end()));
 }
 
-}  // namespace dse
-
-namespace dse {
 
 // CMA-ES's pagmo state is rebuilt from the journal's reports: a resumed search ends the same.
 TEST(SearchJournal, CmaEsResumesExactly) {
@@ -420,9 +408,6 @@ TEST(SearchJournal, CmaEsResumesExactly) {
   fs::remove(journal);
 }
 
-}  // namespace dse
-
-namespace dse {
 
 // A trial still simulating when search.timeout_s passes ends as `timeout`, the search goes on.
 TEST(SearchStatuses, TrialsPastTheTimeoutAreTimeouts) {

@@ -166,8 +166,7 @@ TEST(Fusion, ExactMatchesBruteForce) {
   spec.l1_bytes = 96 << 10;  // 4 x 96 KiB on chip: half of it for fused tensors
   AccelWorkload w = zoo_workload("resnet18", 1);
   w.ops.resize(13);
-  std::vector<OpMapping> maps;
-  for (const auto& op : w.ops) maps.push_back(map_op(w, op, spec));
+  const std::vector<OpMapping> maps = map_ops(w, spec);
   const int n = static_cast<int>(w.ops.size());
   double best = INFINITY;
   int infeasible = 0;
@@ -195,8 +194,7 @@ TEST(Fusion, IlpIsAtLeastAsGoodAsTheChainPlan) {
   const AcceleratorSpec spec = catalog_spec("tpu_v3_like");
   for (const std::string model : {"resnet18", "mobilenet_v2", "efficientnet_b0"}) {
     const AccelWorkload w = zoo_workload(model, 1);
-    std::vector<OpMapping> maps;
-    for (const auto& op : w.ops) maps.push_back(map_op(w, op, spec));
+    const std::vector<OpMapping> maps = map_ops(w, spec);
     const double none = plan_fusion(w, maps, spec, FusionMode::none).latency_s;
     const double exact = plan_fusion(w, maps, spec, FusionMode::exact).latency_s;
     const IlpFusionResult ilp = plan_fusion_ilp(w, maps, spec);
@@ -208,8 +206,7 @@ TEST(Fusion, IlpIsAtLeastAsGoodAsTheChainPlan) {
   AcceleratorSpec tiny = spec;
   tiny.l1_bytes = 1;
   const AccelWorkload w = zoo_workload("resnet18", 1);
-  std::vector<OpMapping> maps;
-  for (const auto& op : w.ops) maps.push_back(map_op(w, op, tiny));
+  const std::vector<OpMapping> maps = map_ops(w, tiny);
   EXPECT_NEAR(plan_fusion_ilp(w, maps, tiny).plan.dram_bytes, plan_fusion(w, maps, tiny, FusionMode::none).dram_bytes, 1);
 }
 
