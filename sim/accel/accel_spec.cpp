@@ -4,13 +4,6 @@
 
 namespace dse {
 
-std::optional<Dataflow> parse_dataflow(std::string_view name) {
-  if (name == "os" || name == "output_stationary") return Dataflow::output_stationary;
-  if (name == "ws" || name == "weight_stationary") return Dataflow::weight_stationary;
-  if (name == "is" || name == "input_stationary") return Dataflow::input_stationary;
-  return std::nullopt;
-}
-
 AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
   root.expect_map("an accelerator spec: name, process_nm, clock_mhz, dtype, cores, array, vector_lanes, l1_kib, "
                   "global_buffer_kib, dram, noc_bandwidth_gbps");

@@ -47,7 +47,4 @@ struct AcceleratorSpec {
 // Reads and validates a spec; errors name the file, line, column and key.
 AcceleratorSpec read_accelerator_spec(const ConfigNode& root);
 
-// "os", "ws", "is" (also the long names) -> Dataflow; nullopt otherwise.
-std::optional<Dataflow> parse_dataflow(std::string_view name);
-
 }  // namespace dse

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/base/ceil_div.h"
+
 namespace dse {
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 struct GemmPlan {
   std::int64_t cycles = 0;

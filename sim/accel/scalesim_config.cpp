@@ -79,9 +79,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.array.rows = static_cast<std::int64_t>(number("architecture_presets", "ArrayHeight", 1, 1 << 16));
   config.array.cols = static_cast<std::int64_t>(number("architecture_presets", "ArrayWidth", 1, 1 << 16));
   const std::string dataflow = lower(text("architecture_presets", "Dataflow"));
-  if (dataflow == "os") config.array.dataflow = Dataflow::output_stationary;
-  else if (dataflow == "ws") config.array.dataflow = Dataflow::weight_stationary;
-  else if (dataflow == "is") config.array.dataflow = Dataflow::input_stationary;
+  if (const auto parsed = parse_dataflow(dataflow)) config.array.dataflow = *parsed;
   else fail("architecture_presets", "Dataflow", "expected os, ws or is, found '" + dataflow + "'" + did_you_mean_suffix(dataflow, {"os", "ws", "is"}));
   config.ifmap_sram_kib = number("architecture_presets", "IfmapSramSzkB", 0, 1e9);
   config.filter_sram_kib = number("architecture_presets", "FilterSramSzkB", 0, 1e9);

@@ -1,9 +1,8 @@
 #include "sim/accel/systolic_array.h"
 
+#include "models/base/ceil_div.h"
+
 namespace dse {
-namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 std::string dataflow_name(Dataflow dataflow) {
   switch (dataflow) {
@@ -12,6 +11,12 @@ std::string dataflow_name(Dataflow dataflow) {
     case Dataflow::input_stationary: return "is";
   }
   return "os";
+}
+
+std::optional<Dataflow> parse_dataflow(std::string_view name) {
+  for (const auto dataflow : {Dataflow::output_stationary, Dataflow::weight_stationary, Dataflow::input_stationary})
+    if (dataflow_name(dataflow) == name) return dataflow;
+  return std::nullopt;
 }
 
 SystolicRun run_gemm(const GemmView& gemm, const SystolicArray& array) {

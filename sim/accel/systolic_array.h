@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "models/op.h"
 
@@ -25,6 +27,7 @@ namespace dse {
 
 enum class Dataflow { output_stationary, weight_stationary, input_stationary };
 std::string dataflow_name(Dataflow dataflow);  // "os", "ws", "is"
+std::optional<Dataflow> parse_dataflow(std::string_view name);  // the inverse; nullopt for other names
 
 struct SystolicArray {
   std::int64_t rows = 0;  // H

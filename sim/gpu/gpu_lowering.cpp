@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/base/ceil_div.h"
+
 namespace dse {
 namespace {
 
@@ -19,8 +21,6 @@ constexpr Tile kTiles[] = {
     {128, 128, 256, 128, 8, 8}, {128, 64, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8},  {128, 32, 256, 64, 4, 4},
     {32, 128, 256, 64, 4, 4},   {64, 32, 256, 48, 2, 4},   {32, 32, 128, 48, 2, 4},
 };
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/base/ceil_div.h"
 #include "sim/gpu/gpu_spec.h"
 
 namespace dse {
@@ -27,7 +28,7 @@ Occupancy occupancy(const Kernel& kernel, const SmLimits& sm) {
 
 Waves waves(std::int64_t blocks, int blocks_per_sm, int sm_count) {
   const std::int64_t slots = std::max<std::int64_t>(1, static_cast<std::int64_t>(blocks_per_sm) * sm_count);
-  const std::int64_t count = (blocks + slots - 1) / slots;
+  const std::int64_t count = ceil_div(blocks, slots);
   const std::int64_t tail = blocks - (count - 1) * slots;
   return {count, tail};
 }

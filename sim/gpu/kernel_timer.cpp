@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/base/ceil_div.h"
+
 namespace dse {
 
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
@@ -42,7 +44,7 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   // One wave with `blocks` blocks spread over the SMs.
   double compute_total = 0, memory_total = 0;
   const auto wave_time = [&](std::int64_t blocks) {
-    const std::int64_t per_sm = (blocks + spec_.sm_count - 1) / spec_.sm_count;  // on the busiest SM
+    const std::int64_t per_sm = ceil_div(blocks, spec_.sm_count);  // on the busiest SM
     const double warps = static_cast<double>(per_sm * warps_per_block);
     const double latency_hiding = std::min(1.0, warps / calibration_.saturating_warps);
     const double block_overhead_s =
