@@ -52,9 +52,8 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
 nlohmann::json calibration_json(const KernelCalibration& c) {
   return {{"gemm_efficiency", c.gemm_efficiency},     {"vector_efficiency", c.vector_efficiency},
           {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
-          {"saturating_warps", c.saturating_warps},   {"watts_per_lane_ghz", c.watts_per_lane_ghz},
-          {"gemm_block_overhead_cycles", c.gemm_block_overhead_cycles},
-          {"power_node_exponent", c.power_node_exponent}};
+          {"saturating_warps", c.saturating_warps},   {"base_clock_headroom", c.base_clock_headroom},
+          {"gemm_block_overhead_cycles", c.gemm_block_overhead_cycles}};
 }
 
 int validate_kernels(const ValidateOptions& options) {

@@ -82,7 +82,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 7;  // power_node_exponent stays as given: fitting it generalised worse
+constexpr int kParameters = 7;
 
 KernelCalibration from_vector(const Eigen::VectorXd& x) {
   KernelCalibration c;
@@ -91,7 +91,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.memory_efficiency = std::min(1.0, std::exp(x[2]));
   c.launch_overhead_us = std::exp(x[3]);
   c.saturating_warps = std::exp(x[4]);
-  c.watts_per_lane_ghz = std::exp(x[5]);
+  c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
   c.gemm_block_overhead_cycles = std::exp(x[6]);
   return c;
 }
@@ -99,7 +99,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
 Eigen::VectorXd to_vector(const KernelCalibration& c) {
   Eigen::VectorXd x(kParameters);
   x << std::log(c.gemm_efficiency), std::log(c.vector_efficiency), std::log(c.memory_efficiency),
-      std::log(c.launch_overhead_us), std::log(c.saturating_warps), std::log(c.watts_per_lane_ghz),
+      std::log(c.launch_overhead_us), std::log(c.saturating_warps), std::log(c.base_clock_headroom),
       std::log(c.gemm_block_overhead_cycles);
   return x;
 }

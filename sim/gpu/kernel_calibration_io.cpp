@@ -18,8 +18,7 @@ constexpr Field kFields[] = {
     {"memory_efficiency", &KernelCalibration::memory_efficiency, 0.01, 1.0},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
     {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
-    {"watts_per_lane_ghz", &KernelCalibration::watts_per_lane_ghz, 1e-6, 10},
-    {"power_node_exponent", &KernelCalibration::power_node_exponent, -5, 10},
+    {"base_clock_headroom", &KernelCalibration::base_clock_headroom, 1, 10},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},
 };
 

@@ -9,13 +9,7 @@ namespace dse {
 
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
     : spec_(std::move(spec)), calibration_(calibration) {
-  // Full-load power grows linearly with the clock here (at fixed voltage) and with the FP32 lanes
-  // switching; the node factor makes a lane on an older process cost more.
-  const double lanes = spec_.sm_count * spec_.cuda_core_flops_per_clock.at("fp32") / 2.0;
-  const double watts_per_ghz =
-      lanes * calibration_.watts_per_lane_ghz * std::pow(spec_.process_nm / 7.0, calibration_.power_node_exponent);
-  const double power_clock_mhz = watts_per_ghz > 0 ? spec_.tdp_w / watts_per_ghz * 1000.0 : spec_.boost_clock_mhz;
-  clock_mhz_ = std::clamp(power_clock_mhz, spec_.base_clock_mhz, spec_.boost_clock_mhz);
+  clock_mhz_ = std::clamp(spec_.base_clock_mhz * calibration_.base_clock_headroom, spec_.base_clock_mhz, spec_.boost_clock_mhz);
 }
 
 KernelTime KernelTimer::time(const Kernel& kernel) const {
