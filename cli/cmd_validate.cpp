@@ -84,13 +84,27 @@ int validate_kernels(const ValidateOptions& options) {
                                                   options.fit ? "dse validate kernels --fit" : "dse defaults"));
   }
   if (!options.predictions_file.empty()) {
-    std::string csv = "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct\n";
+    // The measured launch (kernel name, grid blocks) beside dse's, to tell tile-choice errors
+    // from timing errors.
+    std::string csv =
+        "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
+        "predicted_blocks\n";
     for (const auto& [name, device] : devices) {
       const KernelTimer timer(device.spec, calibration);
       for (const auto& row : device.rows) {
-        const double predicted_ms = predict_latency_s(row, timer) * 1e3;
-        csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f}\n", name, row.op, row.b, row.m, row.n, row.k,
-                           row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1));
+        const auto kernels = predict_kernels(row, timer);
+        double predicted_s = 0;
+        std::int64_t blocks = 0;
+        std::string names;
+        for (const auto& kernel : kernels) {
+          predicted_s += timer.time(kernel).seconds;
+          blocks += kernel.blocks;
+          names += (names.empty() ? "" : ";") + kernel.name;
+        }
+        const double predicted_ms = predicted_s * 1e3;
+        csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{}\n", name, row.op, row.b, row.m, row.n,
+                           row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
+                           csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks);
       }
     }
     write_file_atomically(options.predictions_file, csv);

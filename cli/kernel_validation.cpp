@@ -29,7 +29,7 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
   return out;
 }
 
-double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
+std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
   Graph graph(row.op);
   const std::string& op = row.op;
   // NeuSight's shapes reduce over N and produce K columns: linear is [B*M, N] x [N, K] (K output
@@ -49,8 +49,12 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
   } else {
     throw UserError(row.file + ":" + std::to_string(row.line) + ": OPName: expected linear, bmm, ln or softmax, found '" + op + "'");
   }
+  return lower_op(graph, graph.ops().back(), timer);
+}
+
+double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
   double seconds = 0;
-  for (const auto& kernel : lower_op(graph, graph.ops().back(), timer)) seconds += timer.time(kernel).seconds;
+  for (const auto& kernel : predict_kernels(row, timer)) seconds += timer.time(kernel).seconds;
   return seconds;
 }
 

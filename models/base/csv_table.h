@@ -41,4 +41,8 @@ class CsvTable {
   std::vector<Row> rows_;
 };
 
+// One field for writing CSV: quoted (with "" for each quote) when it holds a comma, a quote or a
+// line break, as CsvTable reads it back.
+std::string csv_field(const std::string& text);
+
 }  // namespace dse

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "hwcal/kernel_measurements.h"
+#include "models/base/csv_table.h"
 #include "models/base/errors.h"
 
 namespace dse {
@@ -80,6 +81,16 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
                                                           ":1:1: expected a CSV header row, found an empty file");
   const std::string open_quote = write_csv("dse_quote.csv", "a,b\n\"x,1\n");
   EXPECT_EQ(error_of(open_quote), open_quote + ":3:1: expected a closing '\"', found the end of the file");
+}
+
+TEST(CsvField, QuotesWhatCsvTableWouldSplitAndReadsBack) {
+  EXPECT_EQ(csv_field("ampere_sgemm_128x64_tn"), "ampere_sgemm_128x64_tn");
+  const std::string name = "void splitkreduce_kernel<32, 16, int, float>(\"p\")";
+  EXPECT_EQ(csv_field(name), "\"void splitkreduce_kernel<32, 16, int, float>(\"\"p\"\")\"");
+  const CsvTable table = CsvTable::read(write_csv("dse_field.csv", "kernel,blocks\n" + csv_field(name) + ",7\n"));
+  ASSERT_EQ(table.rows().size(), 1u);
+  EXPECT_EQ(table.text(table.rows()[0], 0), name);
+  EXPECT_EQ(table.integer(table.rows()[0], 1), 7);
 }
 
 }  // namespace dse
