@@ -33,7 +33,9 @@ dse::AccelWorkload zoo_workload(const std::string& model, int batch) {
 void resnet50_on_tpu_v3_like(benchmark::State& state) {
   const dse::AccelWorkload workload = zoo_workload("resnet50", 1);
   const dse::AcceleratorSpec spec = catalog_spec("tpu_v3_like");
-  for (auto _ : state) benchmark::DoNotOptimize(dse::evaluate_accelerator(workload, spec, dse::FusionMode::exact).latency_s);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        dse::evaluate_accelerator(workload, spec, dse::FusionMode::exact, dse::PaddingMode::automatic).latency_s);
 }
 BENCHMARK(resnet50_on_tpu_v3_like)->Unit(benchmark::kMicrosecond);
 
@@ -66,7 +68,7 @@ void efficientnet_b0_designs(benchmark::State& state) {
   for (auto _ : state) {
     std::atomic<double> sink{0};
     tbb::parallel_for(std::size_t{0}, designs.size(), [&](std::size_t i) {
-      const auto e = dse::evaluate_accelerator(workload, designs[i], dse::FusionMode::exact);
+      const auto e = dse::evaluate_accelerator(workload, designs[i], dse::FusionMode::exact, dse::PaddingMode::automatic);
       sink.store(e.latency_s + e.power_area.tdp_w, std::memory_order_relaxed);
     });
     evaluated += static_cast<std::int64_t>(designs.size());

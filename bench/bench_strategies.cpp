@@ -79,7 +79,7 @@ Table enumerate(const dse::AccelWorkload& workload, const dse::AcceleratorSpec& 
     s.dram_bandwidth_gbps = value(6);
     const dse::AcceleratorPowerArea pa = dse::accelerator_power_area(s);
     if (pa.area_mm2 > 700 || pa.tdp_w > 450) return;
-    const auto e = dse::evaluate_accelerator(workload, s, dse::FusionMode::exact);
+    const auto e = dse::evaluate_accelerator(workload, s, dse::FusionMode::exact, dse::PaddingMode::automatic);
     t.score[static_cast<std::size_t>(k)] = workload.batch / e.latency_s / pa.tdp_w;
   });
   t.best = *std::max_element(t.score.begin(), t.score.end());

@@ -79,7 +79,8 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
   }
   if (const auto& a = result.accelerator) {
     const auto ratio = [](const std::optional<double>& v) { return v ? fmt::format("  ({:.2f}x tpu_v3_like)", *v) : std::string(); };
-    fmt::print(out, "fusion            {} ({} groups), {} DRAM bytes per pass\n", a->fusion, a->fusion_groups, si(a->dram_bytes));
+    fmt::print(out, "fusion            {} ({} groups), padding {}, {} DRAM bytes per pass\n", a->fusion, a->fusion_groups,
+               a->padding, si(a->dram_bytes));
     fmt::print(out, "area_mm2          {:.1f}\n", a->area_mm2);
     fmt::print(out, "tdp_w             {:.1f}\n", a->tdp_w);
     fmt::print(out, "inferences_per_s  {:.1f}{}\n", a->inferences_per_s, ratio(a->inferences_per_s_vs_tpu_v3));

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Regenerates the tables in docs/accelerator.md: fusion results for every zoo model on tpu_v3_like,
-# and tpu_v3_like's ResNet-50 and BERT throughput by batch size.
+# Regenerates the tables in docs/accelerator.md: fusion and padding results for every zoo model on
+# tpu_v3_like, and tpu_v3_like's ResNet-50 and BERT throughput by batch size.
 #   scripts/update_accelerator_doc.sh [path/to/dse]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
 config=configs/experiments/accel_tpu_v3.yaml
-run() {  # MODEL BATCH FUSION [extra model keys]
-  "$dse" run "$config" -p "workload.models=[{name: $1, batch: $2, dtype: bf16${4:-}}]" -p "device.fusion=$3" -p output= --json -q
+run() {  # MODEL BATCH FUSION [PADDING [DRAM ACCESS BYTES]]
+  "$dse" run "$config" -p "workload.models=[{name: $1, batch: $2, dtype: bf16}]" -p "device.fusion=$3" \
+    -p "device.padding=${4:-auto}" -p "device.dram.access_bytes=${5:-32}" -p output= --json -q
 }
 models=$("$dse" list model --json -q | python3 -c "import json,sys; print(' '.join(e['name'] for e in json.load(sys.stdin)['families']['model']['entries']))")
 fusion_rows=()
 for model in $models; do
   for fusion in none epilogue greedy exact; do
     fusion_rows+=("$model $fusion $(run "$model" 8 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'], d['accelerator']['fusion_groups'])")")
+  done
+done
+padding_rows=()
+for model in $models; do
+  for padding in "none 32" "array 32" "auto 32" "none 512" "auto 512"; do
+    set -- $padding
+    padding_rows+=("$model $1 $2 $(run "$model" 8 exact "$1" "$2" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'])")")
   done
 done
 ilp_rows=()
@@ -25,7 +33,8 @@ done
 throughput_rows=()
 for spec in "resnet50 1" "resnet50 8" "resnet50 32" "resnet50 128" "bert_base 8" "bert_base 32" "bert_large 8" "bert_large 32"; do
   set -- $spec
-  throughput_rows+=("$1 $2 $(run "$1" "$2" exact | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['throughput_per_s'])")")
+  xla=$(run "$1" "$2" epilogue array | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['throughput_per_s'])")
+  throughput_rows+=("$1 $2 $xla $(run "$1" "$2" exact | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['throughput_per_s'])")")
 done
 printf '%s\n' "${fusion_rows[@]}" | python3 -c '
 import sys
@@ -48,12 +57,32 @@ print(f"Exact fusion over the epilogue (XLA-like) plan: geometric mean {math.exp
 ' | python3 scripts/replace_doc_section.py docs/accelerator.md fusion_results
 printf '%s\n' "${throughput_rows[@]}" | python3 -c '
 import sys
-print("| model | batch | latency ms | inferences/s |")
-print("|---|---:|---:|---:|")
+print("| model | batch | as XLA compiles (epilogue, padded): ms | inferences/s | dse exact + auto padding: ms | inferences/s |")
+print("|---|---:|---:|---:|---:|---:|")
 for line in sys.stdin:
-    model, batch, ms, ips = line.split()
-    print(f"| {model} | {batch} | {float(ms):.3f} | {float(ips):.0f} |")
+    model, batch, xms, xips, ms, ips = line.split()
+    print(f"| {model} | {batch} | {float(xms):.3f} | {float(xips):.0f} | {float(ms):.3f} | {float(ips):.0f} |")
 ' | python3 scripts/replace_doc_section.py docs/accelerator.md tpu_v3_throughput
+printf '%s\n' "${padding_rows[@]}" | python3 -c '
+import sys, math
+rows = {}
+for line in sys.stdin:
+    model, padding, unit, ms, dram = line.split()
+    rows.setdefault(model, {})[padding + unit] = (float(ms), float(dram))
+print("| model | none ms | array ms | auto ms | DRAM MB: none / array / auto | auto vs array | 512 B units: none / auto ms |")
+print("|---|---:|---:|---:|---|---:|---|")
+gains, coarse = [], []
+for model, r in rows.items():
+    n, a, x, n5, x5 = r["none32"], r["array32"], r["auto32"], r["none512"], r["auto512"]
+    gains.append(a[0] / x[0])
+    coarse.append(n5[0] / x5[0])
+    print(f"| {model} | {n[0]:.3f} | {a[0]:.3f} | {x[0]:.3f} | {n[1] / 1e6:.0f} / {a[1] / 1e6:.0f} / {x[1] / 1e6:.0f} | "
+          f"{a[0] / x[0]:.2f}x | {n5[0]:.3f} / {x5[0]:.3f} |")
+geo = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+print()
+print(f"`auto` over always padding (`array`, what XLA does on TPUs), 32-byte units: geometric mean {geo(gains):.2f}x, "
+      f"best {max(gains):.2f}x; `auto` over `none` with 512-byte units: geometric mean {geo(coarse):.2f}x, best {max(coarse):.2f}x.")
+' | python3 scripts/replace_doc_section.py docs/accelerator.md padding_results
 printf '%s\n' "${ilp_rows[@]}" | python3 -c '
 import sys
 rows = {}

@@ -2,10 +2,12 @@
 
 namespace dse {
 
-AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const AcceleratorSpec& spec, FusionMode fusion) {
+AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const AcceleratorSpec& spec, FusionMode fusion,
+                                     PaddingMode padding) {
   AccelEvaluation out;
   out.mappings = map_ops(workload, spec);
-  out.fusion = plan_fusion(workload, out.mappings, spec, fusion);
+  out.layout = tensor_dram_factors(workload, spec, padding);
+  out.fusion = plan_fusion(workload, out.mappings, out.layout, spec, fusion);
   out.latency_s = out.fusion.latency_s;
   out.dram_bytes = out.fusion.dram_bytes;
   out.power_area = accelerator_power_area(spec);

@@ -6,11 +6,13 @@
 
 #include "sim/accel/accel_power_area.h"
 #include "sim/accel/fusion_plan.h"
+#include "sim/accel/tensor_layout.h"
 
 namespace dse {
 
 struct AccelEvaluation {
   std::vector<OpMapping> mappings;  // per AccelWorkload op
+  std::vector<double> layout;       // per AccelWorkload tensor: DRAM bytes moved per byte
   FusionResult fusion;
   double latency_s = 0;     // one pass over the workload (one batch)
   double dram_bytes = 0;
@@ -19,6 +21,7 @@ struct AccelEvaluation {
   AcceleratorPowerArea power_area;
 };
 
-AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const AcceleratorSpec& spec, FusionMode fusion);
+AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const AcceleratorSpec& spec, FusionMode fusion,
+                                     PaddingMode padding);
 
 }  // namespace dse

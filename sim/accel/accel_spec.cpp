@@ -32,11 +32,14 @@ AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
   spec.l1_bytes = root.param<std::int64_t>("l1_kib").in_range(1, std::int64_t{1} << 24).required() * 1024;
   spec.global_buffer_bytes = root.param<std::int64_t>("global_buffer_kib").in_range(0, std::int64_t{1} << 24).with_default(0) * 1024;
 
-  const ConfigNode& dram = root.at("dram", "off-chip memory {bandwidth_gbps, capacity_gib, energy_pj_per_bit}");
-  dram.expect_map("off-chip memory: bandwidth_gbps, capacity_gib, energy_pj_per_bit");
+  const ConfigNode& dram = root.at("dram", "off-chip memory {bandwidth_gbps, capacity_gib, energy_pj_per_bit, access_bytes}");
+  dram.expect_map("off-chip memory: bandwidth_gbps, capacity_gib, energy_pj_per_bit, access_bytes");
   spec.dram_bandwidth_gbps = dram.param<double>("bandwidth_gbps").in_range(0.1, 1e6).required();
   spec.dram_capacity_gib = dram.param<double>("capacity_gib").in_range(0.001, 1e6).required();
   spec.dram_energy_pj_per_bit = dram.param<double>("energy_pj_per_bit").in_range(0.01, 1000).required();
+  // 32 B: an HBM2 pseudo-channel access (64 bits x burst length 4, JEDEC JESD235A) and an LPDDR4
+  // channel access (16 bits x burst length 16, JESD209-4).
+  spec.dram_access_bytes = dram.param<std::int64_t>("access_bytes").in_range(1, 1 << 16).with_default(32);
 
   const auto noc = root.param<double>("noc_bandwidth_gbps").in_range(0.1, 1e7).optional();
   if (spec.global_buffer_bytes > 0 && !noc)

@@ -32,6 +32,7 @@ struct AcceleratorSpec {
   double dram_bandwidth_gbps = 0;    // GB/s (10^9 bytes per second)
   double dram_capacity_gib = 0;
   double dram_energy_pj_per_bit = 0;  // off-chip access energy of the memory technology
+  std::int64_t dram_access_bytes = 32;  // the aligned unit DRAM moves (sim/accel/tensor_layout.h)
   double noc_bandwidth_gbps = 0;      // global buffer <-> cores, all cores together
 
   int cores() const { return cores_x * cores_y; }

@@ -2,18 +2,68 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace dse {
+
+namespace {
+
+// Feature maps (NCHW in the graph) lie channels-minor on an accelerator, as XLA lays out TPU
+// convolutions: their rows are their channels. Seeded by the ops that only feature maps have,
+// spread through elementwise and data-movement ops to every rank-4 tensor they touch.
+std::set<TensorId> feature_maps(const Graph& graph) {
+  std::set<TensorId> maps;
+  const auto rank4 = [&graph](TensorId id) { return graph.tensor(id).shape.size() == 4; };
+  const auto spatial = [](OpKind kind) {
+    switch (kind) {
+      case OpKind::conv2d: case OpKind::conv_transpose2d: case OpKind::batchnorm: case OpKind::groupnorm:
+      case OpKind::maxpool: case OpKind::avgpool: case OpKind::global_avgpool: case OpKind::global_maxpool:
+      case OpKind::resize: return true;
+      default: return false;
+    }
+  };
+  const std::vector<OpId> order = graph.topological_order();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const OpId id : order) {
+      const Op& op = graph.op(id);
+      const OpCategory category = op_category(op);
+      const bool elementwise = category == OpCategory::vector && op.kind != OpKind::softmax && op.kind != OpKind::layernorm;
+      const bool moves = category == OpCategory::data_movement && op.kind != OpKind::transpose;
+      bool touches = spatial(op.kind);
+      if (!touches && (elementwise || moves)) {
+        touches = maps.contains(op.output);
+        for (const TensorId input : op.inputs) touches = touches || maps.contains(input);
+      }
+      if (!touches) continue;
+      for (const TensorId t : op.inputs)
+        if (rank4(t) && !graph.tensor(t).constant && maps.insert(t).second) changed = true;
+      if (rank4(op.output) && maps.insert(op.output).second) changed = true;
+    }
+  }
+  return maps;
+}
+
+}  // namespace
 
 AccelWorkload make_accel_workload(const Graph& graph, int batch) {
   AccelWorkload out;
   out.name = graph.name();
   out.batch = std::max(1, batch);
   std::map<TensorId, int> slot;  // graph tensor -> AccelWorkload tensor (views map to what they alias)
+  const std::set<TensorId> channels_minor = feature_maps(graph);
+  const auto tensor_of = [&](TensorId id, int producer) {
+    const Tensor& t = graph.tensor(id);
+    const int element = dtype_bytes(t.dtype);
+    const std::int64_t row = t.shape.empty()              ? t.bytes()
+                             : channels_minor.contains(id) ? t.shape[1] * element
+                                                           : t.shape.back() * element;
+    return AccelTensor{static_cast<double>(t.bytes()), row, element, producer, {}, false, -1};
+  };
   const auto slot_of = [&](TensorId id) {
     const auto it = slot.find(id);
     if (it != slot.end()) return it->second;
-    out.tensors.push_back({static_cast<double>(graph.tensor(id).bytes()), -1, {}, false, -1});
+    out.tensors.push_back(tensor_of(id, -1));
     return slot[id] = static_cast<int>(out.tensors.size() - 1);
   };
 
@@ -46,7 +96,7 @@ AccelWorkload make_accel_workload(const Graph& graph, int batch) {
       auto& consumers = out.tensors[input].consumers;
       if (consumers.empty() || consumers.back() != index) consumers.push_back(index);
     }
-    out.tensors.push_back({static_cast<double>(graph.tensor(op.output).bytes()), index, {}, false, -1});
+    out.tensors.push_back(tensor_of(op.output, index));
     a.output = static_cast<int>(out.tensors.size() - 1);
     slot[op.output] = a.output;
     out.ops.push_back(std::move(a));

@@ -13,6 +13,10 @@ namespace dse {
 
 struct AccelTensor {
   double bytes = 0;
+  // Its rows in bytes: channels for feature maps (channels-minor on the accelerator), the last
+  // dimension otherwise (features, head dimension).
+  std::int64_t row_bytes = 0;
+  int element_bytes = 2;
   int producer = -1;           // index into AccelWorkload::ops; -1 for a graph input
   std::vector<int> consumers;  // indices into AccelWorkload::ops, ascending
   bool graph_output = false;   // must reach DRAM whatever consumes it

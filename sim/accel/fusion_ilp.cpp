@@ -87,7 +87,8 @@ class Lp {
 }  // namespace
 
 IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapping>& mappings,
-                                const AcceleratorSpec& spec, double time_limit_s) {
+                                const std::vector<double>& layout, const AcceleratorSpec& spec,
+                                double time_limit_s) {
   const auto start = std::chrono::steady_clock::now();
   const int n = static_cast<int>(w.ops.size());
   // Units: MB and microseconds keep the coefficients near 1.
@@ -142,13 +143,14 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
     if (map.startup_bytes > 0) u = lp.binary(map.startup_bytes * kMb / bw);
     std::map<int, double> read_coefficient;
     for (std::size_t k = 0; k < op.inputs.size(); ++k) {
-      const double bytes = w.tensors[op.inputs[k]].bytes * (k == 0 ? map.first_input_factor : map.other_input_factor) * kMb;
+      const int t = op.inputs[k];
+      const double bytes = w.tensors[t].bytes * layout[t] * (k == 0 ? map.first_input_factor : map.other_input_factor) * kMb;
       constant += bytes;
       if (candidate(op.inputs[k])) read_coefficient[op.inputs[k]] += bytes;
     }
     for (const auto& [t, bytes] : read_coefficient) terms.push_back({read_on_chip.at({t, i}), bytes});
     const AccelTensor& out = w.tensors[op.output];
-    const double out_bytes = out.bytes * map.output_factor * kMb;
+    const double out_bytes = out.bytes * layout[op.output] * map.output_factor * kMb;
     if (candidate(op.output)) {
       terms.push_back({written.at(op.output), -out_bytes});
     } else if (out.graph_output) {
@@ -193,11 +195,11 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
         parent[static_cast<std::size_t>(root(i))] = root(w.tensors[t].producer);
         continue;
       }
-      dram += w.tensors[t].bytes * (k == 0 ? map.first_input_factor : map.other_input_factor);
+      dram += w.tensors[t].bytes * layout[t] * (k == 0 ? map.first_input_factor : map.other_input_factor);
     }
     const AccelTensor& out = w.tensors[op.output];
     const bool write = candidate(op.output) ? (!solved || lp.value(written.at(op.output)) > 0.5) : out.graph_output;
-    if (write) dram += out.bytes * map.output_factor;
+    if (write) dram += out.bytes * layout[op.output] * map.output_factor;
     const double core = floor_s[static_cast<std::size_t>(i)], first_tiles = std::min(dram, map.startup_bytes) / bytes_per_s;
     const double time = std::max(core, dram / bytes_per_s) + first_tiles;
     plan.ops[static_cast<std::size_t>(i)] = {time, map.compute_s, core, first_tiles, dram, 0};

@@ -28,6 +28,7 @@ struct IlpFusionResult {
 };
 
 IlpFusionResult plan_fusion_ilp(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-                                const AcceleratorSpec& spec, double time_limit_s = 20);
+                                const std::vector<double>& layout, const AcceleratorSpec& spec,
+                                double time_limit_s = 20);
 
 }  // namespace dse

@@ -34,7 +34,8 @@ namespace {
 // design: this loop is what a design evaluation spends most of its time in.
 class GroupScanner {
  public:
-  GroupScanner(const AccelWorkload& workload, const std::vector<OpMapping>& mappings, const AcceleratorSpec& spec)
+  GroupScanner(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
+               const std::vector<double>& layout, const AcceleratorSpec& spec)
       : batch_(workload.batch), ops_(workload.ops.size()), readers_outside_(workload.ops.size(), 0),
         dram_(workload.ops.size(), 0), time_(workload.ops.size(), 0), release_begin_(workload.ops.size() + 1, 0) {
     const double on_chip = spec.global_buffer_bytes > 0
@@ -51,14 +52,15 @@ class GroupScanner {
       d.input_begin = static_cast<int>(inputs_.size());
       for (std::size_t i = 0; i < op.inputs.size(); ++i) {
         const AccelTensor& t = workload.tensors[op.inputs[i]];
-        inputs_.push_back({t.producer, t.bytes * (i == 0 ? map.first_input_factor : map.other_input_factor),
+        inputs_.push_back({t.producer,
+                           t.bytes * layout[op.inputs[i]] * (i == 0 ? map.first_input_factor : map.other_input_factor),
                            static_cast<bool>(op.repeated[i]), t.graph_output});
       }
       d.input_end = static_cast<int>(inputs_.size());
       d.readers = static_cast<int>(out.consumers.size());
       d.escapes_anyway = out.graph_output;
       d.out_bytes = out.bytes;
-      d.out_dram = out.bytes * map.output_factor;
+      d.out_dram = out.bytes * layout[op.output] * map.output_factor;
       d.weight_dram = map.weight_dram_bytes;
       d.floor_s = std::max(map.compute_s, map.noc_bytes * inv_noc_bw);
       d.startup_bytes = map.startup_bytes;
@@ -192,10 +194,10 @@ FusionResult time_partition(GroupScanner& scan, const std::vector<OpMapping>& ma
 }  // namespace
 
 FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-                         const AcceleratorSpec& spec, FusionMode mode) {
-  if (mode == FusionMode::ilp) return plan_fusion_ilp(workload, mappings, spec).plan;
+                         const std::vector<double>& layout, const AcceleratorSpec& spec, FusionMode mode) {
+  if (mode == FusionMode::ilp) return plan_fusion_ilp(workload, mappings, layout, spec).plan;
   const int n = static_cast<int>(workload.ops.size());
-  GroupScanner scan(workload, mappings, spec);
+  GroupScanner scan(workload, mappings, layout, spec);
   std::vector<int> starts;  // first op of each group, ascending
   if (mode == FusionMode::none) {
     for (int i = 0; i < n; ++i) starts.push_back(i);
@@ -234,8 +236,9 @@ FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapp
 }
 
 FusionResult evaluate_partition(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-                                const AcceleratorSpec& spec, const std::vector<int>& starts) {
-  GroupScanner scan(workload, mappings, spec);
+                                const std::vector<double>& layout, const AcceleratorSpec& spec,
+                                const std::vector<int>& starts) {
+  GroupScanner scan(workload, mappings, layout, spec);
   return time_partition(scan, mappings, starts);
 }
 

@@ -53,13 +53,15 @@ struct FusionResult {
   double dram_bytes = 0;
 };
 
-// Every plan; `ilp` goes to plan_fusion_ilp (sim/accel/fusion_ilp.h).
+// Every plan; `ilp` goes to plan_fusion_ilp (sim/accel/fusion_ilp.h). `layout` holds each
+// tensor's DRAM bytes moved per byte (tensor_dram_factors, sim/accel/tensor_layout.h).
 FusionResult plan_fusion(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-                         const AcceleratorSpec& spec, FusionMode mode);
+                         const std::vector<double>& layout, const AcceleratorSpec& spec, FusionMode mode);
 
 // The ops timed under a given partition: `starts` holds the first op of each group, ascending,
 // starting at 0. `feasible` says whether every group fits (an infeasible plan is still timed).
 FusionResult evaluate_partition(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-                                const AcceleratorSpec& spec, const std::vector<int>& starts);
+                                const std::vector<double>& layout, const AcceleratorSpec& spec,
+                                const std::vector<int>& starts);
 
 }  // namespace dse

@@ -26,6 +26,7 @@ void write_summary(Hdf5File& file, const RunResult& result) {
   if (const auto& a = result.accelerator) {
     file.group("/summary/accelerator_metrics");
     file.string("/summary/accelerator_metrics/fusion", a->fusion);
+    file.string("/summary/accelerator_metrics/padding", a->padding);
     file.number("/summary/accelerator_metrics/fusion_groups", a->fusion_groups);
     file.number("/summary/accelerator_metrics/area_mm2", a->area_mm2);
     file.number("/summary/accelerator_metrics/tdp_w", a->tdp_w);

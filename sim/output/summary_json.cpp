@@ -27,6 +27,7 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
   if (const auto& a = result.accelerator) {
     const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     summary["accelerator"] = {{"fusion", a->fusion},
+                              {"padding", a->padding},
                               {"fusion_groups", a->fusion_groups},
                               {"area_mm2", a->area_mm2},
                               {"tdp_w", a->tdp_w},

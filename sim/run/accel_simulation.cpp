@@ -17,12 +17,12 @@ struct Pass {
   AcceleratorPowerArea power;
 };
 
-// The workload once through `spec` with `fusion`, models one after another.
+// The workload once through `spec` with `fusion` and `padding`, models one after another.
 Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<ModelRequest>& models,
-              const AcceleratorSpec& spec, FusionMode fusion) {
+              const AcceleratorSpec& spec, FusionMode fusion, PaddingMode padding) {
   Pass pass;
   for (std::size_t m = 0; m < workloads.size(); ++m) {
-    const AccelEvaluation e = evaluate_accelerator(workloads[m], spec, fusion);
+    const AccelEvaluation e = evaluate_accelerator(workloads[m], spec, fusion, padding);
     pass.model_latency_s.push_back(e.latency_s);
     pass.latency_s += e.latency_s;
     pass.energy_j += e.energy_j;
@@ -48,7 +48,7 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   std::vector<AccelEvaluation> evaluations;
   for (const ModelRequest& request : experiment.models) {
     workloads.push_back(make_accel_workload(*request.graph, request.params.batch));
-    evaluations.push_back(evaluate_accelerator(workloads.back(), spec, experiment.fusion));
+    evaluations.push_back(evaluate_accelerator(workloads.back(), spec, experiment.fusion, experiment.padding));
   }
 
   if (deadline && std::chrono::steady_clock::now() > *deadline)
@@ -97,6 +97,7 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
 
   AcceleratorMetrics metrics;
   metrics.fusion = fusion_mode_name(experiment.fusion);
+  metrics.padding = padding_mode_name(experiment.padding);
   double samples = 0;
   for (std::size_t m = 0; m < evaluations.size(); ++m) {
     metrics.fusion_groups += evaluations[m].fusion.groups;
@@ -111,7 +112,9 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   metrics.perf_per_mm2 = metrics.inferences_per_s / power.area_mm2;
   metrics.energy_per_inference_j = samples > 0 ? *result.energy_j / samples : 0;
   if (experiment.baseline_accelerator) {
-    const Pass pass = one_pass(workloads, experiment.models, *experiment.baseline_accelerator, FusionMode::epilogue);
+    // The baseline as XLA compiles for TPUs: producer-consumer fusion, tensors padded to the lanes.
+    const Pass pass = one_pass(workloads, experiment.models, *experiment.baseline_accelerator, FusionMode::epilogue,
+                               PaddingMode::array);
     const AcceleratorPowerArea& base_power = pass.power;
     const double base_ips = pass.samples / pass.latency_s;
     metrics.inferences_per_s_vs_tpu_v3 = metrics.inferences_per_s / base_ips;

@@ -44,13 +44,15 @@ void read_accelerator_device(const ConfigNode& device, const std::string& config
   const std::string file = find_spec_file(name, "accel", "accelerator spec", config_file);
   experiment.fusion = *parse_fusion_mode(
       device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
+  experiment.padding = *parse_padding_mode(
+      device.param<std::string>("padding").one_of(padding_mode_names(), "a tensor padding").with_default("auto"));
   ConfigNode spec = load_config_file(file);
   spec.expect_map("an accelerator spec");
   // Key paths as the device block would write them ("device.arary: unknown key"); file and line
   // still say whether a value came from the spec file or from the experiment.
   spec.set_path("device");
   for (const auto& key : device.keys()) {
-    if (key == "accelerator" || key == "fusion") continue;
+    if (key == "accelerator" || key == "fusion" || key == "padding") continue;
     merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
   }
   experiment.accelerator = read_accelerator_spec(spec);
@@ -93,7 +95,7 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file));
 
   const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200} or {accelerator: tpu_v3_like}");
-  device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, spec overrides}");
+  device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, padding, spec overrides}");
   if (device.peek("accelerator") && !device.peek("gpu")) {
     read_accelerator_device(device, config_file, experiment);
     const std::string native(dtype_name(experiment.accelerator->dtype));

@@ -15,6 +15,7 @@
 #include "models/zoo/zoo.h"
 #include "sim/accel/accel_spec.h"
 #include "sim/accel/fusion_plan.h"
+#include "sim/accel/tensor_layout.h"
 #include "sim/config/config_node.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/gpu_timing_model.h"
@@ -42,6 +43,7 @@ struct Experiment {
   GpuSpec gpu;
   std::optional<AcceleratorSpec> accelerator;
   FusionMode fusion = FusionMode::exact;
+  PaddingMode padding = PaddingMode::automatic;
   std::optional<AcceleratorSpec> baseline_accelerator;  // tpu_v3_like, what accelerator metrics are relative to
   std::string timing_model;  // a gpu_timing registry name
   // Built once from gpu + timing_model by read_experiment (its caches then serve every run).

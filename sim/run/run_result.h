@@ -40,9 +40,11 @@ struct ModelResult {
 };
 
 // What only an accelerator run has: its fusion plan, area and power, and FAST's metrics, each also
-// relative to tpu_v3_like running the same workload with epilogue (XLA-like) fusion.
+// relative to tpu_v3_like running the same workload as XLA compiles it (epilogue fusion, tensors
+// padded to the array's lines).
 struct AcceleratorMetrics {
-  std::string fusion;      // the plan used: none, greedy, exact
+  std::string fusion;      // the plan used: none, epilogue, greedy, exact, ilp
+  std::string padding;     // tensor padding: none, array, auto (sim/accel/tensor_layout.h)
   int fusion_groups = 0;   // over all models
   double area_mm2 = 0;
   double tdp_w = 0;

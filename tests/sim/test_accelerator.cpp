@@ -110,7 +110,7 @@ TEST(OpMapping, CoresSplitTheOutput) {
   // (32 x 8 folds of 4096 + 382 cycles) beats a quarter of the rows (32 x 32 folds of 1024 + 382).
   AcceleratorSpec spec = catalog_spec("tpu_v3_like");
   AccelWorkload w;
-  w.tensors = {{4096.0 * 4096 * 2, -1, {0}, false, 0}, {4096.0 * 4096 * 2, 0, {}, true, 0}};
+  w.tensors = {{4096.0 * 4096 * 2, 4096 * 2, 2, -1, {0}, false, 0}, {4096.0 * 4096 * 2, 4096 * 2, 2, 0, {}, true, 0}};
   AccelOp op;
   op.category = OpCategory::matrix;
   op.gemms = {{1, 4096, 4096, 4096}};
@@ -141,16 +141,75 @@ TEST(OpMapping, DepthwiseConvolutionsGoToTheVectorUnits) {
   EXPECT_GT(depthwise, 10);
 }
 
+// Hand-computed DRAM bytes per tensor byte: rows of 6, 48, 250 and 2,000 bytes against 32-byte
+// access units and 256-byte lines (sim/accel/tensor_layout.h).
+TEST(TensorLayout, PackedRowsTouchWholeAccessUnitsAndPaddedRowsWholeLines) {
+  // 6-byte rows start at 0, 6, ..., 90 mod 32 (16 starts); those at 28 and 30 cross into a second
+  // unit: 18 units x 32 B / (16 x 6 B) = 6.
+  EXPECT_DOUBLE_EQ(layout_dram_factor(6, 256, 32, PaddingMode::none), 6.0);
+  EXPECT_DOUBLE_EQ(layout_dram_factor(6, 256, 32, PaddingMode::array), 256.0 / 6);
+  EXPECT_DOUBLE_EQ(layout_dram_factor(6, 256, 32, PaddingMode::automatic), 6.0);
+  // 48-byte rows start at 0 or 16: two units each.
+  EXPECT_DOUBLE_EQ(layout_dram_factor(48, 256, 32, PaddingMode::none), 64.0 / 48);
+  // 250-byte rows: 12 of the 16 starts need 9 units, 4 need 8: 140 units / 16 rows = 280 B;
+  // padding to one 256-byte line moves less.
+  EXPECT_DOUBLE_EQ(layout_dram_factor(250, 256, 32, PaddingMode::none), 280.0 / 250);
+  EXPECT_DOUBLE_EQ(layout_dram_factor(250, 256, 32, PaddingMode::automatic), 256.0 / 250);
+  // 2,000-byte rows start at 0 or 16: 63 units either way.
+  EXPECT_DOUBLE_EQ(layout_dram_factor(2000, 256, 32, PaddingMode::none), 2016.0 / 2000);
+  // Rows of whole lines are one contiguous run in every mode.
+  for (const PaddingMode mode : {PaddingMode::none, PaddingMode::array, PaddingMode::automatic})
+    EXPECT_DOUBLE_EQ(layout_dram_factor(512, 256, 32, mode), 1.0);
+}
+
+// Feature maps (NCHW in the graph) have their channels as rows; other tensors their last dimension.
+TEST(TensorLayout, RowsAreChannelsForFeatureMapsAndTheLastDimensionOtherwise) {
+  const AccelWorkload cnn = zoo_workload("resnet18", 2);
+  // conv1 makes 2 x 64 x 112 x 112 in bf16; its input image has 3 channels.
+  EXPECT_EQ(cnn.tensors[cnn.ops[0].output].row_bytes, 64 * 2);
+  EXPECT_EQ(cnn.tensors[cnn.ops[0].inputs[0]].row_bytes, 3 * 2);
+  for (const AccelTensor& t : cnn.tensors) EXPECT_GE(t.row_bytes, 3 * 2);
+  const AccelWorkload bert = zoo_workload("bert_base", 1);
+  // Attention scores (1 x 12 x 128 x 128) keep the sequence as rows.
+  bool scores = false;
+  for (const AccelOp& op : bert.ops)
+    if (op.category == OpCategory::matrix && !op.gemms.empty() && op.gemms[0].batch == 12 && op.gemms[0].n == 128) {
+      EXPECT_EQ(bert.tensors[op.output].row_bytes, 128 * 2);
+      scores = true;
+    }
+  EXPECT_TRUE(scores);
+}
+
+// Padding only changes DRAM traffic, and `auto` moves no more bytes than either fixed choice. With
+// 32-byte units a packed row wastes less than one unit, so on EfficientNet's narrow layers padding
+// to 256-byte lines (what the tpu_v3_like baseline does) moves far more; with coarse 512-byte
+// units padding pays for most tensors.
+TEST(TensorLayout, AutoPaddingMovesNoMoreThanEitherChoice) {
+  AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  const AccelWorkload w = zoo_workload("efficientnet_b0", 8);
+  for (const std::int64_t unit : {32, 512}) {
+    spec.dram_access_bytes = unit;
+    const auto run = [&](PaddingMode mode) { return evaluate_accelerator(w, spec, FusionMode::none, mode); };
+    const AccelEvaluation none = run(PaddingMode::none), array = run(PaddingMode::array),
+                          automatic = run(PaddingMode::automatic);
+    EXPECT_LE(automatic.dram_bytes, std::min(none.dram_bytes, array.dram_bytes) * (1 + 1e-12)) << unit;
+    if (unit == 32) EXPECT_LT(automatic.dram_bytes, array.dram_bytes * 0.9);
+    if (unit == 512) EXPECT_LT(automatic.dram_bytes, none.dram_bytes * 0.9);
+    for (std::size_t i = 0; i < w.ops.size(); ++i)
+      EXPECT_EQ(none.mappings[i].compute_cycles, array.mappings[i].compute_cycles);
+  }
+}
+
 // Every other plan is a partition the dynamic program also considers: exact is never slower.
 TEST(Fusion, ExactIsNeverWorseThanTheHeuristics) {
   for (const std::string spec_name : {"tpu_v3_like", "datacenter_large"}) {
     const AcceleratorSpec spec = catalog_spec(spec_name);
     for (const std::string model : {"resnet50", "efficientnet_b0", "bert_base", "mobilenet_v3_large"}) {
       const AccelWorkload w = zoo_workload(model, 8);
-      const double none = evaluate_accelerator(w, spec, FusionMode::none).latency_s;
-      const double epilogue = evaluate_accelerator(w, spec, FusionMode::epilogue).latency_s;
-      const double greedy = evaluate_accelerator(w, spec, FusionMode::greedy).latency_s;
-      const double exact = evaluate_accelerator(w, spec, FusionMode::exact).latency_s;
+      const double none = evaluate_accelerator(w, spec, FusionMode::none, PaddingMode::automatic).latency_s;
+      const double epilogue = evaluate_accelerator(w, spec, FusionMode::epilogue, PaddingMode::automatic).latency_s;
+      const double greedy = evaluate_accelerator(w, spec, FusionMode::greedy, PaddingMode::automatic).latency_s;
+      const double exact = evaluate_accelerator(w, spec, FusionMode::exact, PaddingMode::automatic).latency_s;
       EXPECT_LE(exact, none * (1 + 1e-12)) << spec_name << " " << model;
       EXPECT_LE(exact, greedy * (1 + 1e-12)) << spec_name << " " << model;
       EXPECT_LE(exact, epilogue * (1 + 1e-12)) << spec_name << " " << model;
@@ -167,6 +226,7 @@ TEST(Fusion, ExactMatchesBruteForce) {
   AccelWorkload w = zoo_workload("resnet18", 1);
   w.ops.resize(13);
   const std::vector<OpMapping> maps = map_ops(w, spec);
+  const std::vector<double> layout = tensor_dram_factors(w, spec, PaddingMode::automatic);
   const int n = static_cast<int>(w.ops.size());
   double best = INFINITY;
   int infeasible = 0;
@@ -174,7 +234,7 @@ TEST(Fusion, ExactMatchesBruteForce) {
     std::vector<int> starts{0};
     for (int i = 1; i < n; ++i)
       if (cuts & (1u << (i - 1))) starts.push_back(i);
-    const FusionResult r = evaluate_partition(w, maps, spec, starts);
+    const FusionResult r = evaluate_partition(w, maps, layout, spec, starts);
     if (!r.feasible) {
       ++infeasible;
       continue;
@@ -182,7 +242,7 @@ TEST(Fusion, ExactMatchesBruteForce) {
     best = std::min(best, r.latency_s);
   }
   EXPECT_GT(infeasible, 0);
-  const FusionResult exact = plan_fusion(w, maps, spec, FusionMode::exact);
+  const FusionResult exact = plan_fusion(w, maps, layout, spec, FusionMode::exact);
   EXPECT_TRUE(exact.feasible);
   EXPECT_NEAR(exact.latency_s, best, best * 1e-12);
 }
@@ -195,9 +255,10 @@ TEST(Fusion, IlpIsAtLeastAsGoodAsTheChainPlan) {
   for (const std::string model : {"resnet18", "mobilenet_v2", "efficientnet_b0"}) {
     const AccelWorkload w = zoo_workload(model, 1);
     const std::vector<OpMapping> maps = map_ops(w, spec);
-    const double none = plan_fusion(w, maps, spec, FusionMode::none).latency_s;
-    const double exact = plan_fusion(w, maps, spec, FusionMode::exact).latency_s;
-    const IlpFusionResult ilp = plan_fusion_ilp(w, maps, spec);
+    const std::vector<double> layout = tensor_dram_factors(w, spec, PaddingMode::automatic);
+    const double none = plan_fusion(w, maps, layout, spec, FusionMode::none).latency_s;
+    const double exact = plan_fusion(w, maps, layout, spec, FusionMode::exact).latency_s;
+    const IlpFusionResult ilp = plan_fusion_ilp(w, maps, layout, spec);
     EXPECT_TRUE(ilp.proven_optimal) << model;
     EXPECT_LT(ilp.plan.latency_s, none) << model;
     EXPECT_LE(ilp.plan.latency_s, exact * 1.01) << model << " " << ilp.plan.latency_s << " " << exact;
@@ -207,7 +268,9 @@ TEST(Fusion, IlpIsAtLeastAsGoodAsTheChainPlan) {
   tiny.l1_bytes = 1;
   const AccelWorkload w = zoo_workload("resnet18", 1);
   const std::vector<OpMapping> maps = map_ops(w, tiny);
-  EXPECT_NEAR(plan_fusion_ilp(w, maps, tiny).plan.dram_bytes, plan_fusion(w, maps, tiny, FusionMode::none).dram_bytes, 1);
+  const std::vector<double> layout = tensor_dram_factors(w, tiny, PaddingMode::automatic);
+  EXPECT_NEAR(plan_fusion_ilp(w, maps, layout, tiny).plan.dram_bytes,
+              plan_fusion(w, maps, layout, tiny, FusionMode::none).dram_bytes, 1);
 }
 
 TEST(AcceleratorRun, EngineTimelineMatchesTheFusionPlan) {
@@ -225,7 +288,9 @@ output: ~
   EXPECT_EQ(a.device_kind, "accelerator");
   double expected = 0;
   for (const auto& model : single.models)
-    expected += evaluate_accelerator(make_accel_workload(*model.graph, model.params.batch), *single.accelerator, FusionMode::exact).latency_s;
+    expected += evaluate_accelerator(make_accel_workload(*model.graph, model.params.batch), *single.accelerator,
+                                     FusionMode::exact, PaddingMode::automatic)
+                    .latency_s;
   EXPECT_NEAR(a.latency_ms(), expected * 1e3, 1e-6);
   EXPECT_EQ(a.models[1].start_ps, a.models[0].end_ps);  // one after the other
 
@@ -262,11 +327,11 @@ TEST(AccelExecutor, SharesCoresAndDmaBetweenQueues) {
   EXPECT_NEAR(static_cast<double>(shared[1].second), 12e12, 2);
 }
 
-TEST(AcceleratorRun, TpuV3LikeWithEpilogueFusionIsTheBaseline) {
+TEST(AcceleratorRun, TpuV3LikeAsXlaCompilesIsTheBaseline) {
   ConfigNode config = load_config_text(R"(name: t
 workload:
   models: [{name: efficientnet_b0, batch: 8, dtype: bf16}]
-device: {accelerator: tpu_v3_like, fusion: epilogue}
+device: {accelerator: tpu_v3_like, fusion: epilogue, padding: array}
 output: ~
 )", "t.yaml");
   const RunResult r = run_experiment(read_experiment(config, "t.yaml"));
