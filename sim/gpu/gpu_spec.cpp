@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -52,6 +53,14 @@ std::optional<double> GpuSpec::flops_per_clock_per_sm(std::string_view type, boo
   return lookup(cuda_core_flops_per_clock, type);
 }
 
+std::vector<double> SupportedClocks::list_mhz() const {
+  std::vector<double> out;
+  const int steps = static_cast<int>(std::floor((max_mhz - min_mhz) / step_mhz + 1e-9));
+  for (int i = 0; i <= steps; ++i) out.push_back(max_mhz - i * step_mhz);
+  if (out.back() > min_mhz + 1e-9) out.push_back(min_mhz);
+  return out;
+}
+
 GpuSpec read_gpu_spec(const ConfigNode& root) {
   root.expect_map("a GPU spec: name, sm_count, clocks_mhz, sm, throughput, peak_tflops, ...");
   GpuSpec spec;
@@ -69,10 +78,24 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   clocks.expect_map("base and boost SM clocks in MHz");
   spec.base_clock_mhz = clocks.param<double>("base").in_range(100, 10000).required();
   spec.boost_clock_mhz = clocks.param<double>("boost").in_range(spec.base_clock_mhz, 10000).required();
+  if (const ConfigNode* supported = clocks.find("supported")) {
+    supported->expect_map("the driver's SM clock list: min, max, step (MHz)");
+    SupportedClocks list;
+    list.min_mhz = supported->param<double>("min").in_range(1, spec.base_clock_mhz).required();
+    list.max_mhz = supported->param<double>("max").in_range(spec.boost_clock_mhz, 10000).required();
+    list.step_mhz = supported->param<double>("step").in_range(0.1, list.max_mhz - list.min_mhz + 0.1).required();
+    spec.supported_clocks = list;
+  }
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();
   spec.dram_bandwidth_gbps = root.param<double>("dram_bandwidth_gbps").in_range(1, 1e6).required();
   spec.l2_cache_mib = root.param<double>("l2_cache_mib").in_range(0, 65536).required();
   spec.tdp_w = root.param<double>("tdp_w").in_range(1, 100000).required();
+  if (const ConfigNode* limits = root.find("power_limit_w")) {
+    limits->expect_map("the power-limit range: min, max (W)");
+    spec.power_limit_min_w = limits->param<double>("min").in_range(1, spec.tdp_w).required();
+    spec.power_limit_max_w = limits->param<double>("max").in_range(spec.tdp_w, 100000).required();
+  }
+  spec.idle_w = root.param<double>("idle_w").in_range(0, spec.tdp_w).optional();
   const ConfigNode& sm = root.at("sm", "per-SM limits");
   sm.expect_map("per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib");
   spec.sm.max_threads = sm.param<int>("max_threads").in_range(32, 65536).required();

@@ -22,6 +22,12 @@ struct SmLimits {
   int max_shared_per_block_kib = 0;
 };
 
+// The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.
+struct SupportedClocks {
+  double min_mhz = 0, max_mhz = 0, step_mhz = 0;
+  std::vector<double> list_mhz() const;  // highest first, as nvidia-smi lists them
+};
+
 struct GpuSpec {
   std::string name;
   std::string display_name;
@@ -36,6 +42,10 @@ struct GpuSpec {
   double dram_bandwidth_gbps = 0;  // GB/s, 1e9 bytes per second
   double l2_cache_mib = 0;
   double tdp_w = 0;
+  // From nvidia-smi where a sourced reading exists (absent otherwise; each spec says which it has):
+  std::optional<SupportedClocks> supported_clocks;
+  std::optional<double> power_limit_min_w, power_limit_max_w;  // the range nvidia-smi -pl accepts
+  std::optional<double> idle_w;  // drawn with no work running (the spec's comment gives the state)
   SmLimits sm;
   int fp32_lanes_shared_with_int32 = 0;  // GA10x / Ada: FP32 lanes that also execute INT32
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.

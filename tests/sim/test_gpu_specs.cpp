@@ -42,4 +42,31 @@ TEST(GpuSpecs, NeuSightDevicesAllHaveSpecs) {
     EXPECT_NE(std::find(device_names.begin(), device_names.end(), device), device_names.end()) << device;
 }
 
+// The T4's driver readings: 87 clocks from 1,590 down to 300 MHz in 15 MHz steps (the
+// nvidia-smi list the spec cites), a 60-70 W power-limit range, and the idle draw.
+TEST(GpuSpecs, DriverReadingsWhereSourced) {
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment("");
+  const GpuSpec t4 = read_gpu_spec(load_config_file(*catalog.find("gpu", "t4")));
+  ASSERT_TRUE(t4.supported_clocks);
+  const std::vector<double> clocks = t4.supported_clocks->list_mhz();
+  EXPECT_EQ(clocks.size(), 87u);
+  EXPECT_DOUBLE_EQ(clocks.front(), 1590);
+  EXPECT_DOUBLE_EQ(clocks[1], 1575);
+  EXPECT_DOUBLE_EQ(clocks.back(), 300);
+  EXPECT_NE(std::find(clocks.begin(), clocks.end(), t4.base_clock_mhz), clocks.end());
+  EXPECT_EQ(t4.power_limit_min_w, 60);
+  EXPECT_EQ(t4.power_limit_max_w, 70);
+  EXPECT_NEAR(*t4.idle_w, 26.8, 1e-9);
+  // A step that does not divide the range still ends at the minimum.
+  EXPECT_EQ((SupportedClocks{544, 1328, 12.65}.list_mhz().size()), 63u);
+  EXPECT_DOUBLE_EQ((SupportedClocks{544, 1328, 12.65}.list_mhz().back()), 544);
+  // Every spec that has them keeps base and boost inside the list and the TDP inside the limits.
+  for (const auto& name : catalog.names("gpu")) {
+    const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
+    if (spec.supported_clocks) EXPECT_LE(spec.supported_clocks->min_mhz, spec.base_clock_mhz) << name;
+    if (spec.power_limit_min_w) EXPECT_LE(*spec.power_limit_min_w, spec.tdp_w) << name;
+    if (spec.idle_w) EXPECT_LT(*spec.idle_w, spec.tdp_w) << name;
+  }
+}
+
 }  // namespace dse
