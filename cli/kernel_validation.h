@@ -35,7 +35,8 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
 
 // The kernels dse launches for one measured row's op; UserError for an op it cannot rebuild.
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer);
-// Predicted latency (seconds) of one measured row: the sum of its kernels' times.
+// Predicted latency (seconds) of one measured row: the harness's timing floor plus the sum of
+// its kernels' times.
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);

@@ -17,6 +17,7 @@ constexpr Field kFields[] = {
     {"vector_efficiency", &KernelCalibration::vector_efficiency, 0.01, 1.0},
     {"memory_efficiency", &KernelCalibration::memory_efficiency, 0.01, 1.0},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
+    {"timing_floor_us", &KernelCalibration::timing_floor_us, 0, 1e5},
     {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
     {"base_clock_headroom", &KernelCalibration::base_clock_headroom, 1, 10},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},

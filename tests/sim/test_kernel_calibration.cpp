@@ -14,10 +14,12 @@ TEST(KernelCalibration, RoundTripsThroughItsFile) {
   KernelCalibration fitted;
   fitted.gemm_efficiency = 0.75;
   fitted.launch_overhead_us = 7.5;
+  fitted.timing_floor_us = 12.25;
   const std::string text = kernel_calibration_yaml(fitted, {"t4", "l4"}, "a test");
   const KernelCalibration back = read_kernel_calibration(load_config_text(text, "cal.yaml"));
   EXPECT_DOUBLE_EQ(back.gemm_efficiency, 0.75);
   EXPECT_DOUBLE_EQ(back.launch_overhead_us, 7.5);
+  EXPECT_DOUBLE_EQ(back.timing_floor_us, 12.25);
   EXPECT_DOUBLE_EQ(back.memory_efficiency, KernelCalibration{}.memory_efficiency);
   EXPECT_THROW(read_kernel_calibration(load_config_text("calibration: kernel_timer\nparameters: {gemm_eficiency: 0.5}\n", "c.yaml")),
                ConfigError);
