@@ -15,8 +15,8 @@ namespace dse {
 // them; `device: {calibration: FILE}` loads them, see kernel_calibration_io.h).
 // Defaults: the fit to all NeuSight rows (linear, bmm, layer norm, softmax on P4, P100, V100, T4,
 // A100 PCIe 40GB, L4), reproduced by `scripts/update_validation_doc.sh` (docs/validation.md).
-// vector_efficiency is not identifiable from those rows (their vector kernels are memory-bound)
-// and keeps its starting value.
+// vector_efficiency and saturating_warps are not identifiable from those rows (their vector
+// kernels are memory-bound; every measured kernel has warps enough) and keep their starting values.
 struct KernelCalibration {
   double gemm_efficiency = 0.851;      // fraction of the SM's peak FLOP rate a GEMM main loop reaches
   double vector_efficiency = 0.60;     // the same for elementwise / reduction kernels
@@ -28,7 +28,8 @@ struct KernelCalibration {
   double launch_overhead_us = 3.0;
   // What timing one op on its own adds in the measurement harness (PyTorch dispatch, events,
   // synchronisation): no NeuSight row is shorter than 34 us. Added once per measured row by
-  // `dse validate kernels`, never in simulation, where kernels run back to back.
+  // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
+  // back.
   double timing_floor_us = 28.2;
   double saturating_warps = 1.55;      // resident warps per SM needed to hide latency
   double gemm_block_overhead_cycles = 269;  // per GEMM thread block: prologue, epilogue, C write
