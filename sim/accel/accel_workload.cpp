@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 namespace dse {
 
@@ -11,8 +10,13 @@ namespace {
 // Feature maps (NCHW in the graph) lie channels-minor on an accelerator, as XLA lays out TPU
 // convolutions: their rows are their channels. Seeded by the ops that only feature maps have,
 // spread through elementwise and data-movement ops to every rank-4 tensor they touch.
-std::set<TensorId> feature_maps(const Graph& graph) {
-  std::set<TensorId> maps;
+std::vector<bool> feature_maps(const Graph& graph) {
+  std::vector<bool> maps(graph.tensors().size(), false);
+  const auto mark = [&maps](TensorId id) {
+    if (maps[id]) return false;
+    maps[id] = true;
+    return true;
+  };
   const auto rank4 = [&graph](TensorId id) { return graph.tensor(id).shape.size() == 4; };
   const auto spatial = [](OpKind kind) {
     switch (kind) {
@@ -32,13 +36,13 @@ std::set<TensorId> feature_maps(const Graph& graph) {
       const bool moves = category == OpCategory::data_movement && op.kind != OpKind::transpose;
       bool touches = spatial(op.kind);
       if (!touches && (elementwise || moves)) {
-        touches = maps.contains(op.output);
-        for (const TensorId input : op.inputs) touches = touches || maps.contains(input);
+        touches = maps[op.output];
+        for (const TensorId input : op.inputs) touches = touches || maps[input];
       }
       if (!touches) continue;
       for (const TensorId t : op.inputs)
-        if (rank4(t) && !graph.tensor(t).constant && maps.insert(t).second) changed = true;
-      if (rank4(op.output) && maps.insert(op.output).second) changed = true;
+        if (rank4(t) && !graph.tensor(t).constant && mark(t)) changed = true;
+      if (rank4(op.output) && mark(op.output)) changed = true;
     }
   }
   return maps;
@@ -51,12 +55,12 @@ AccelWorkload make_accel_workload(const Graph& graph, int batch) {
   out.name = graph.name();
   out.batch = std::max(1, batch);
   std::map<TensorId, int> slot;  // graph tensor -> AccelWorkload tensor (views map to what they alias)
-  const std::set<TensorId> channels_minor = feature_maps(graph);
+  const std::vector<bool> channels_minor = feature_maps(graph);
   const auto tensor_of = [&](TensorId id, int producer) {
     const Tensor& t = graph.tensor(id);
     const int element = dtype_bytes(t.dtype);
     const std::int64_t row = t.shape.empty()              ? t.bytes()
-                             : channels_minor.contains(id) ? t.shape[1] * element
+                             : channels_minor[id]         ? t.shape[1] * element
                                                            : t.shape.back() * element;
     return AccelTensor{static_cast<double>(t.bytes()), row, element, producer, {}, false, -1};
   };

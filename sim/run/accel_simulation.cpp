@@ -3,11 +3,36 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "sim/accel/accel_evaluator.h"
+#include "sim/run/shared_memo.h"
 #include "sim/runtime/accel_executor.h"
 
 namespace dse {
 namespace {
+
+// A workload depends only on its graph and batch, and the baseline's pass over it only on the
+// baseline spec besides: a search's trials share both, as they share the graphs. Each memo entry
+// holds what its key's addresses point to, so no other object can take those addresses while it
+// exists.
+struct SharedWorkload {
+  std::shared_ptr<const Graph> graph;
+  AccelWorkload workload;
+};
+struct BaselinePass {
+  std::shared_ptr<const SharedWorkload> workload;
+  std::shared_ptr<const AcceleratorSpec> spec;
+  double latency_s = 0, energy_j = 0;
+  AcceleratorPowerArea power;
+};
+
+std::shared_ptr<const SharedWorkload> shared_workload(const std::shared_ptr<const Graph>& graph, int batch) {
+  static SharedMemo<SharedWorkload> memo(256);
+  return memo.get(fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
+    return std::make_shared<const SharedWorkload>(SharedWorkload{graph, make_accel_workload(*graph, batch)});
+  });
+}
 
 struct Pass {
   std::vector<double> model_latency_s;
@@ -17,17 +42,24 @@ struct Pass {
   AcceleratorPowerArea power;
 };
 
-// The workload once through `spec` with `fusion` and `padding`, models one after another.
-Pass one_pass(const std::vector<AccelWorkload>& workloads, const std::vector<ModelRequest>& models,
-              const AcceleratorSpec& spec, FusionMode fusion, PaddingMode padding) {
+// The workloads once through the baseline as XLA compiles for it (epilogue fusion, tensors
+// padded to the lanes), models one after another.
+Pass baseline_pass(const std::vector<std::shared_ptr<const SharedWorkload>>& workloads,
+                   const std::vector<ModelRequest>& models, const std::shared_ptr<const AcceleratorSpec>& spec) {
+  static SharedMemo<BaselinePass> memo(1024);
   Pass pass;
   for (std::size_t m = 0; m < workloads.size(); ++m) {
-    const AccelEvaluation e = evaluate_accelerator(workloads[m], spec, fusion, padding);
-    pass.model_latency_s.push_back(e.latency_s);
-    pass.latency_s += e.latency_s;
-    pass.energy_j += e.energy_j;
+    const auto key = fmt::format("{}|{}", static_cast<const void*>(workloads[m].get()), static_cast<const void*>(spec.get()));
+    const auto e = memo.get(key, [&] {
+      const AccelEvaluation eval = evaluate_accelerator(workloads[m]->workload, *spec, FusionMode::epilogue, PaddingMode::array);
+      return std::make_shared<const BaselinePass>(
+          BaselinePass{workloads[m], spec, eval.latency_s, eval.energy_j, eval.power_area});
+    });
+    pass.model_latency_s.push_back(e->latency_s);
+    pass.latency_s += e->latency_s;
+    pass.energy_j += e->energy_j;
     pass.samples += models[m].params.batch;
-    pass.power = e.power_area;
+    pass.power = e->power;
   }
   return pass;
 }
@@ -44,11 +76,11 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   result.calibration = "area and power anchored to TPU-v3";
   result.schedule = experiment.schedule;
 
-  std::vector<AccelWorkload> workloads;
+  std::vector<std::shared_ptr<const SharedWorkload>> workloads;
   std::vector<AccelEvaluation> evaluations;
   for (const ModelRequest& request : experiment.models) {
-    workloads.push_back(make_accel_workload(*request.graph, request.params.batch));
-    evaluations.push_back(evaluate_accelerator(workloads.back(), spec, experiment.fusion, experiment.padding));
+    workloads.push_back(shared_workload(request.graph, request.params.batch));
+    evaluations.push_back(evaluate_accelerator(workloads.back()->workload, spec, experiment.fusion, experiment.padding));
   }
 
   if (deadline && std::chrono::steady_clock::now() > *deadline)
@@ -66,8 +98,8 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
                              graph.ops().size(), -1, 0});
     const AccelEvaluation& e = evaluations[m];
     dynamic_j += e.dynamic_energy_j;
-    for (std::size_t i = 0; i < workloads[m].ops.size(); ++i) {
-      const Op& op = graph.op(workloads[m].ops[i].op);
+    for (std::size_t i = 0; i < workloads[m]->workload.ops.size(); ++i) {
+      const Op& op = graph.op(workloads[m]->workload.ops[i].op);
       const FusedOpTiming& t = e.fusion.ops[i];
       const std::string bound = t.time_s <= 0                        ? "none"
                                 : t.compute_s >= t.time_s * 0.999 ? "compute"
@@ -112,9 +144,7 @@ RunResult run_accelerator_experiment(const Experiment& experiment, WallDeadline 
   metrics.perf_per_mm2 = metrics.inferences_per_s / power.area_mm2;
   metrics.energy_per_inference_j = samples > 0 ? *result.energy_j / samples : 0;
   if (experiment.baseline_accelerator) {
-    // The baseline as XLA compiles for TPUs: producer-consumer fusion, tensors padded to the lanes.
-    const Pass pass = one_pass(workloads, experiment.models, *experiment.baseline_accelerator, FusionMode::epilogue,
-                               PaddingMode::array);
+    const Pass pass = baseline_pass(workloads, experiment.models, experiment.baseline_accelerator);
     const AcceleratorPowerArea& base_power = pass.power;
     const double base_ips = pass.samples / pass.latency_s;
     metrics.inferences_per_s_vs_tpu_v3 = metrics.inferences_per_s / base_ips;

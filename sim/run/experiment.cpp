@@ -62,7 +62,7 @@ void read_accelerator_device(const ConfigNode& device, const std::string& config
   const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
   if (const auto baseline = catalog.find("accel", "tpu_v3_like")) {
     const std::string path = *baseline;
-    experiment.baseline_accelerator = *baselines.get(path + "\n" + read_config_bytes(path), [&path] {
+    experiment.baseline_accelerator = baselines.get(path + "\n" + read_config_bytes(path), [&path] {
       return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path)));
     });
   }

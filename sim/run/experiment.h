@@ -44,7 +44,8 @@ struct Experiment {
   std::optional<AcceleratorSpec> accelerator;
   FusionMode fusion = FusionMode::exact;
   PaddingMode padding = PaddingMode::automatic;
-  std::optional<AcceleratorSpec> baseline_accelerator;  // tpu_v3_like, what accelerator metrics are relative to
+  // tpu_v3_like, what accelerator metrics are relative to; shared by every trial of a search.
+  std::shared_ptr<const AcceleratorSpec> baseline_accelerator;
   std::string timing_model;  // a gpu_timing registry name
   // Built once from gpu + timing_model by read_experiment (its caches then serve every run).
   std::shared_ptr<const GpuTimingModel> timing;
