@@ -94,15 +94,13 @@ int validate_kernels(const ValidateOptions& options) {
       const KernelTimer timer(device.spec, calibration);
       for (const auto& row : device.rows) {
         const auto kernels = predict_kernels(row, timer);
-        double predicted_s = calibration.timing_floor_us * 1e-6;  // as predict_latency_s
         std::int64_t blocks = 0;
         std::string names;
         for (const auto& kernel : kernels) {
-          predicted_s += timer.time(kernel).seconds;
           blocks += kernel.blocks;
           names += (names.empty() ? "" : ";") + kernel.name;
         }
-        const double predicted_ms = predicted_s * 1e3;
+        const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
         csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{}\n", name, row.op, row.b, row.m, row.n,
                            row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
                            csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks);
@@ -259,9 +257,8 @@ int validate_gemm(const GemmOptions& options) {
     const auto a = graph.add_input("a", {dims[0], dims[2]}, *dtype);
     const auto b = graph.add_input("b", {dims[2], dims[1]}, *dtype);
     ops::matmul(graph, "gemm", a, b);
-    // Each row times one GEMM on its own, as NeuSight's do: the harness's floor is added once.
-    double predicted_s = timer.calibration().timing_floor_us * 1e-6;
-    for (const auto& kernel : lower_op(graph, graph.ops().back(), timer)) predicted_s += timer.time(kernel).seconds;
+    // Each row times one GEMM on its own, as NeuSight's rows time one op.
+    const double predicted_s = timed_alone_s(lower_op(graph, graph.ops().back(), timer), timer);
     const double error = predicted_s * 1e3 / measured_ms - 1;
     error_sum += std::abs(error);
     within += std::abs(error) <= 0.2 ? 1 : 0;

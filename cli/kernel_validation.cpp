@@ -52,10 +52,14 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
   return lower_op(graph, graph.ops().back(), timer);
 }
 
-double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
-  double seconds = timer.calibration().timing_floor_us * 1e-6;  // the harness's, once per timed op
-  for (const auto& kernel : predict_kernels(row, timer)) seconds += timer.time(kernel).seconds;
+double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
+  double seconds = timer.calibration().timing_floor_us * 1e-6;
+  for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
   return seconds;
+}
+
+double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
+  return timed_alone_s(predict_kernels(row, timer), timer);
 }
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration) {

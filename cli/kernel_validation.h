@@ -35,8 +35,10 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
 
 // The kernels dse launches for one measured row's op; UserError for an op it cannot rebuild.
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer);
-// Predicted latency (seconds) of one measured row: the harness's timing floor plus the sum of
-// its kernels' times.
+// What a harness that times one op on its own measures for `kernels`: its timing floor once,
+// plus each kernel's time. Every validation against isolated-op measurements goes through here.
+double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
+// Predicted latency (seconds) of one measured row: timed_alone_s of its kernels.
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);

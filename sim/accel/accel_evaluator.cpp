@@ -6,8 +6,7 @@ AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const Accele
                                      PaddingMode padding) {
   AccelEvaluation out;
   out.mappings = map_ops(workload, spec);
-  out.layout = tensor_dram_factors(workload, spec, padding);
-  out.fusion = plan_fusion(workload, out.mappings, out.layout, spec, fusion);
+  out.fusion = plan_fusion(workload, out.mappings, tensor_dram_factors(workload, spec, padding), spec, fusion);
   out.latency_s = out.fusion.latency_s;
   out.dram_bytes = out.fusion.dram_bytes;
   out.power_area = accelerator_power_area(spec);

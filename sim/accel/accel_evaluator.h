@@ -12,7 +12,6 @@ namespace dse {
 
 struct AccelEvaluation {
   std::vector<OpMapping> mappings;  // per AccelWorkload op
-  std::vector<double> layout;       // per AccelWorkload tensor: DRAM bytes moved per byte
   FusionResult fusion;
   double latency_s = 0;     // one pass over the workload (one batch)
   double dram_bytes = 0;

@@ -7,8 +7,10 @@ namespace dse {
 
 namespace {
 
-// Feature maps (NCHW in the graph) lie channels-minor on an accelerator, as XLA lays out TPU
-// convolutions: their rows are their channels. Seeded by the ops that only feature maps have,
+// Feature maps lie channels-minor on an accelerator, as XLA lays out TPU convolutions: their rows
+// are their channels, shape[1] (graph shapes are N, C, H, W whatever Tensor::layout, which records
+// the framework's memory order and defaults to nchw for every rank-4 tensor, attention scores
+// included, so it cannot tell feature maps apart). Seeded by the ops that only feature maps have,
 // spread through elementwise and data-movement ops to every rank-4 tensor they touch.
 std::vector<bool> feature_maps(const Graph& graph) {
   std::vector<bool> maps(graph.tensors().size(), false);

@@ -40,8 +40,8 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
                              GemmLoweringCache* cache = nullptr);
 
 // The fastest tiling of one GEMM (batch x M x N x K) in `type`: one kernel (split-K slices run in
-// the same launch and sum their partial products through a workspace). `extra_bytes` of operands beyond A, B and C (a bias,
-// say) are read once.
+// the same launch and sum their partial products through a workspace). `extra_bytes` of operands
+// beyond A, B and C (a bias, say) are read once.
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
                                double extra_bytes, const KernelTimer& timer);
 
