@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/batch_scaling_floor.h"
 #include "cli/command.h"
 #include "cli/kernel_validation.h"
 #include "models/base/csv_table.h"
@@ -39,6 +40,24 @@ nlohmann::json table_json(const ErrorTable& table) {
     for (const auto& [op, s] : ops)
       devices[device][op] = {{"mape_pct", s.mape_pct}, {"within_20pct", s.within_20pct}, {"rows", s.rows}};
   return devices;
+}
+
+// The floor beside dse's MAPE on the same rows (and held out, when leave-one-out ran).
+void print_floor_table(std::FILE* out, const ErrorTable& floor, const ErrorTable& model, const ErrorTable& held_out) {
+  const auto mape = [](const ErrorTable& t, const std::string& device, const std::string& op) {
+    const auto d = t.find(device);
+    return d == t.end() || !d->second.contains(op) ? std::string("-") : fmt::format("{:.1f}", d->second.at(op).mape_pct);
+  };
+  fmt::print(out,
+             "batch-scaling floor: rows >= 1 ms whose shape also ran at 2+ other batch sizes, each shape at its best\n"
+             "constant throughput (no model whose speed depends on the per-item shape alone does better)\n"
+             "{:<18} {:<10} {:>7} {:>9} {:>9}{}\n",
+             "device", "op", "rows", "floor %", "dse %", held_out.empty() ? "" : " held out %");
+  for (const auto& [device, ops] : floor)
+    for (const auto& [op, s] : ops)
+      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>9}{}\n", device, op, s.rows, s.mape_pct, mape(model, device, op),
+                 held_out.empty() ? "" : fmt::format(" {:>10}", mape(held_out, device, op)));
+  fmt::print(out, "\n");
 }
 
 void print_table(std::FILE* out, const std::string& title, const ErrorTable& table) {
@@ -76,6 +95,11 @@ int validate_kernels(const ValidateOptions& options) {
   nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
   if (!options.mode.quiet)
     print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
+  // The measurements' own scatter, and dse's error on the same rows.
+  const auto grouped = batch_scaling_rows(devices);
+  const ErrorTable floor = batch_scaling_floor(grouped);
+  const ErrorTable model_on_grouped = evaluate(grouped, calibration);
+  ErrorTable held_out_on_grouped;
 
   if (!options.save_calibration.empty()) {
     std::vector<std::string> fitted_on;
@@ -118,11 +142,16 @@ int validate_kernels(const ValidateOptions& options) {
       fits[name] = calibration_json(fitted);
       const auto one = evaluate({{name, device}}, fitted);
       held_out[name] = one.at(name);
+      if (grouped.contains(name))
+        held_out_on_grouped[name] = evaluate({{name, grouped.at(name)}}, fitted).at(name);
     }
     json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}};
     if (!options.mode.quiet)
       print_table(options.mode.human(), "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
   }
+  json["batch_scaling_floor"] = {{"floor", table_json(floor)}, {"model", table_json(model_on_grouped)}};
+  if (options.leave_one_out) json["batch_scaling_floor"]["held_out_model"] = table_json(held_out_on_grouped);
+  if (!options.mode.quiet) print_floor_table(options.mode.human(), floor, model_on_grouped, held_out_on_grouped);
   if (options.mode.json) options.mode.print_json(json);
   return 0;
 }

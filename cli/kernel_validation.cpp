@@ -62,6 +62,21 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
   return timed_alone_s(predict_kernels(row, timer), timer);
 }
 
+ErrorSummary summarize_errors(const std::vector<double>& errors) {
+  ErrorSummary summary;
+  summary.rows = errors.size();
+  double sum = 0;
+  std::size_t within = 0;
+  for (const double e : errors) {
+    sum += e;
+    within += e <= 0.2 ? 1 : 0;
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(1, errors.size()));
+  summary.mape_pct = 100 * sum / n;
+  summary.within_20pct = static_cast<double>(within) / n;
+  return summary;
+}
+
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration) {
   ErrorTable table;
   for (const auto& [name, device] : devices) {
@@ -71,19 +86,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
       const double measured = row.latency_ms * 1e-3;
       errors[row.op].push_back(std::abs(predict_latency_s(row, timer) - measured) / measured);
     }
-    for (const auto& [op, list] : errors) {
-      ErrorSummary summary;
-      summary.rows = list.size();
-      double sum = 0;
-      std::size_t within = 0;
-      for (const double e : list) {
-        sum += e;
-        within += e <= 0.2 ? 1 : 0;
-      }
-      summary.mape_pct = 100 * sum / static_cast<double>(list.size());
-      summary.within_20pct = static_cast<double>(within) / static_cast<double>(list.size());
-      table[name][op] = summary;
-    }
+    for (const auto& [op, list] : errors) table[name][op] = summarize_errors(list);
   }
   return table;
 }

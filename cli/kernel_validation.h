@@ -19,6 +19,9 @@ struct ErrorSummary {
   std::size_t rows = 0;
 };
 
+// MAPE and the share within +-20 % of a list of |error| fractions.
+ErrorSummary summarize_errors(const std::vector<double>& errors);
+
 // Error by device (spec name) and op (OPName).
 using ErrorTable = std::map<std::string, std::map<std::string, ErrorSummary>>;
 

@@ -31,6 +31,18 @@ body = ("**Default calibration** (fitted on all six GPUs):\n\n" + table(d["devic
         "\n\n**Leave one GPU out** (fitted on the other five, the sixth predicted from its datasheet):\n\n" +
         table(d["leave_one_out"]["devices"]) +
         "\n\nDefault parameters: " + ", ".join(f"`{k}` = {v:.4g}" for k, v in sorted(cal.items())) + ".")
+fl = d["batch_scaling_floor"]
+frows = ["| GPU | op | rows | floor % | dse % | dse held out % |", "|---|---|---:|---:|---:|---:|"]
+for dev in sorted(fl["floor"]):
+    for op in ["linear", "bmm", "ln", "softmax"]:
+        if op not in fl["floor"][dev]:
+            continue
+        frows.append(f"| {dev} | {op} | {fl['floor'][dev][op]['rows']} | {fl['floor'][dev][op]['mape_pct']:.1f} | "
+                     f"{fl['model'][dev][op]['mape_pct']:.1f} | {fl['held_out_model'][dev][op]['mape_pct']:.1f} |")
+body += ("\n\n**Batch-scaling floor** (rows of at least 1 ms whose per-item shape was also measured at two or "
+         "more other batch sizes; each shape at its best constant throughput: the error no model whose speed "
+         "depends on the per-item shape alone can go below), beside dse's MAPE on the same rows:\n\n"
+         + "\n".join(frows))
 rows = ["| GPU | model, seq, batch | measured ms | predicted ms | error |", "|---|---|---:|---:|---:|"]
 for r in e2e["rows"]:
     rows.append(f"| {r['gpu']} | {r['config']} | {r['measured_ms']:.1f} | {r['predicted_ms']:.1f} | {r['error_pct']:+.1f} % |")

@@ -109,6 +109,13 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   }
   EXPECT_NEAR(t4["mape_pct"].get<double>(), sum / rows, 0.01);
   fs::remove(predictions);
+  // The floor covers a subset of the rows, and dse is reported on that same subset.
+  const auto& floor = json["batch_scaling_floor"];
+  const auto floor_rows = floor["floor"]["t4"]["ln"]["rows"].get<int>();
+  EXPECT_GT(floor_rows, 0);
+  EXPECT_LE(floor_rows, 75);
+  EXPECT_EQ(floor["model"]["t4"]["ln"]["rows"].get<int>(), floor_rows);
+  EXPECT_LE(floor["floor"]["t4"]["ln"]["mape_pct"].get<double>(), floor["model"]["t4"]["ln"]["mape_pct"].get<double>());
   EXPECT_EQ(run_dse("validate kernels no_such.csv").exit_code, 2);
 }
 
