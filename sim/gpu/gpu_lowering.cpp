@@ -22,6 +22,18 @@ constexpr Tile kTiles[] = {
     {32, 128, 256, 64, 4, 4},   {64, 32, 256, 48, 2, 4},   {32, 32, 128, 48, 2, 4},
 };
 
+// DRAM bytes of a row-wise kernel's `extra_reads` further passes over its `rows` rows of
+// `row_bytes`, `rows_per_block` rows per block. A pass after the first finds the row in L2 when the
+// rows of every resident block fit there; the share that fits is min(1, L2 / their bytes).
+double row_reread_bytes(const Kernel& kernel, const GpuSpec& spec, int rows_per_block, double row_bytes, std::int64_t rows,
+                        int extra_reads) {
+  const std::int64_t resident =
+      std::min<std::int64_t>(kernel.blocks, static_cast<std::int64_t>(std::max(1, occupancy(kernel, spec.sm).blocks_per_sm)) * spec.sm_count);
+  const double in_flight = static_cast<double>(resident * rows_per_block) * row_bytes;
+  const double hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, in_flight));
+  return extra_reads * (1.0 - hit) * row_bytes * static_cast<double>(rows);
+}
+
 }  // namespace
 
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
@@ -115,17 +127,26 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
   const std::int64_t elements = out.elements();
   const std::int64_t row = out.shape.empty() ? 1 : out.shape.back();
   const std::int64_t rows = row > 0 ? elements / row : 0;
+  const double row_bytes = static_cast<double>(row) * element_bytes;
   if (op.kind == OpKind::layernorm || op.kind == OpKind::groupnorm) {
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = 128;
+    // PyTorch's vectorized_layer_norm_kernel reads its row twice: moments, then normalise.
+    if (op.kind == OpKind::layernorm) kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), 1, row_bytes, rows, 1);
+  } else if (op.kind == OpKind::softmax && row <= 1024 && row_bytes <= 4096) {
+    // PyTorch's softmax_warp_forward: a warp holds a row in registers, four warps per block.
+    kernel.blocks = std::max<std::int64_t>(1, ceil_div(rows, 4));
+    kernel.threads_per_block = 128;
   } else if (op.kind == OpKind::softmax) {
-    // PyTorch SoftMax_getBlockSize: ILP 4, at most 1024 threads, halved, rounded up to a power of 2.
+    // cunn_SoftMaxForward, sized by SoftMax_getBlockSize (ILP 4, at most 1024 threads, halved,
+    // rounded up to a power of 2): it reads its row three times (max, sum of exponentials, write).
     const std::int64_t ilp = 4;
     std::int64_t max_block = std::min<std::int64_t>(row / ilp, 1024) / 2;
     std::int64_t block = 1;
     while (block < max_block) block *= 2;
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = static_cast<int>(std::max<std::int64_t>(block, 32));
+    kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), 1, row_bytes, rows, 2);
   } else {
     kernel.threads_per_block = 128;
     kernel.blocks = std::max<std::int64_t>(1, (elements + 511) / 512);  // 4 elements per thread

@@ -104,6 +104,31 @@ TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
   EXPECT_EQ(softmax[0].blocks, 32768);             // one block per row
   EXPECT_EQ(softmax[0].threads_per_block, 256);    // as in the NeuSight softmax rows for H = 1600
   EXPECT_EQ(lower_op(g, g.ops()[1], timer)[0].threads_per_block, 128);  // 32 x 4 as measured
+  // Rows of up to 1,024 floats go to softmax_warp_forward: four rows per 128-thread block, each
+  // row read once from registers (as measured: H = 768, B = 8,192 ran 2,048 blocks of 32 x 4).
+  Graph w("w");
+  ops::softmax(w, "s", w.add_input("x", {8192, 768}, DType::fp32), -1);
+  const auto warp = lower_op(w, w.ops()[0], timer);
+  EXPECT_EQ(warp[0].blocks, 2048);
+  EXPECT_EQ(warp[0].threads_per_block, 128);
+  EXPECT_DOUBLE_EQ(warp[0].dram_bytes, static_cast<double>(w.ops()[0].cost.bytes_read + w.ops()[0].cost.bytes_written));
+}
+
+TEST(Lowering, RowKernelsRereadFromL2WhenResidentRowsFit) {
+  // Layer norm over 32,768 rows of 1,600 floats (6,400 B): PyTorch reads each row twice. 128-thread
+  // blocks with 32 registers: 16 per SM (2,048 threads), one row each.
+  Graph g("ln");
+  ops::layernorm(g, "ln", g.add_input("x", {32768, 1600}, DType::fp32));
+  const Op& op = g.ops()[0];
+  const double once = static_cast<double>(op.cost.bytes_read + op.cost.bytes_written);
+  // V100: 80 x 16 resident rows = 8,192,000 B against a 6 MiB L2: the second pass misses for the
+  // share that does not fit.
+  const KernelTimer v100(spec("v100_pcie"), KernelCalibration{});
+  const double miss = 1 - 6.0 * 1024 * 1024 / (80.0 * 16 * 6400);
+  EXPECT_DOUBLE_EQ(lower_op(g, op, v100)[0].dram_bytes, once + miss * 6400.0 * 32768);
+  // A100: 108 x 16 rows = 11 MB fit in 40 MiB: the second pass comes from L2.
+  const KernelTimer a100(spec("a100_pcie_40gb"), KernelCalibration{});
+  EXPECT_DOUBLE_EQ(lower_op(g, op, a100)[0].dram_bytes, once);
 }
 
 }  // namespace dse
