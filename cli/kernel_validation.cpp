@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
@@ -103,7 +105,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.timing_floor_us = std::exp(x[3]);
   c.saturating_warps = std::exp(x[4]);
   c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
-  c.gemm_block_overhead_cycles = std::exp(x[6]);
+  c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
   return c;
 }
 
@@ -111,7 +113,7 @@ Eigen::VectorXd to_vector(const KernelCalibration& c) {
   Eigen::VectorXd x(kParameters);
   x << std::log(c.gemm_efficiency), std::log(c.vector_efficiency), std::log(c.memory_efficiency),
       std::log(c.timing_floor_us), std::log(c.saturating_warps), std::log(c.base_clock_headroom),
-      std::log(c.gemm_block_overhead_cycles);
+      std::log1p(c.gemm_block_overhead_cycles);
   return x;
 }
 
@@ -153,12 +155,34 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
       for (std::size_t i = 0; i < rows.size(); i += stride) functor.samples.emplace_back(&device.spec, rows[i]);
     }
   }
-  Eigen::VectorXd x = to_vector(start);
+  // GEMM efficiency and clock headroom trade against each other on every GPU below its boost
+  // clock, so the least-squares surface has several basins and Levenberg-Marquardt stops in the
+  // one it starts in: start it from `start` and from a grid over the two, and keep the best.
+  std::vector<KernelCalibration> starts{start};
+  for (const double headroom : {1.3, 1.7, 2.1})
+    for (const double efficiency : {0.7, 0.95}) {
+      KernelCalibration c = start;
+      c.base_clock_headroom = headroom;
+      c.gemm_efficiency = efficiency;
+      starts.push_back(c);
+    }
   Eigen::NumericalDiff<LogErrorFunctor> numeric(functor);
-  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<LogErrorFunctor>> solver(numeric);
-  solver.parameters.maxfev = 400;
-  solver.minimize(x);
-  return from_vector(x);
+  Eigen::VectorXd best;
+  double best_sse = std::numeric_limits<double>::infinity();
+  for (const auto& candidate : starts) {
+    Eigen::VectorXd x = to_vector(candidate);
+    Eigen::LevenbergMarquardt<Eigen::NumericalDiff<LogErrorFunctor>> solver(numeric);
+    solver.parameters.maxfev = 400;
+    solver.minimize(x);
+    Eigen::VectorXd residuals(functor.values());
+    functor(x, residuals);
+    if (const double sse = residuals.squaredNorm(); sse < best_sse) {
+      best_sse = sse;
+      best = x;
+    }
+  }
+  if (best.size() == 0) throw std::runtime_error("kernel calibration fit: no start gave a finite error");
+  return from_vector(best);
 }
 
 }  // namespace dse

@@ -9,17 +9,21 @@ namespace dse {
 namespace {
 
 struct Tile {
-  std::int64_t m, n;
+  std::int64_t m, n;  // rows x columns of the (row-major) output C = A x B that one block computes
   int threads;
   int registers;
   int per_thread_a, per_thread_b;  // outputs per thread: a x b
 };
 
 // cuBLAS SGEMM kernel tiles (kernel names *_sgemm_128x128, 128x64, 64x64, 128x32, 32x128, and the
-// "sliced" 64x32 / 32x32) with their block sizes as profiled in the NeuSight measurements.
+// "sliced" 64x32 / 32x32) with their block sizes as profiled in the NeuSight measurements. cuBLAS
+// is column-major: PyTorch's row-major C = A x B runs as C^T = B^T x A^T, so a kernel named
+// PxQ covers P of C's columns and Q of its rows (the measured grids confirm it: a 1,024 x 2,560
+// linear output on ampere_sgemm_128x64 runs grid 20 x 16 = 2,560 / 128 x 1,024 / 64). The table
+// lists each as rows x columns of C.
 constexpr Tile kTiles[] = {
-    {128, 128, 256, 128, 8, 8}, {128, 64, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8},  {128, 32, 256, 64, 4, 4},
-    {32, 128, 256, 64, 4, 4},   {64, 32, 256, 48, 2, 4},   {32, 32, 128, 48, 2, 4},
+    {128, 128, 256, 128, 8, 8}, {64, 128, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8},  {32, 128, 256, 64, 4, 4},
+    {128, 32, 256, 64, 4, 4},   {32, 64, 256, 48, 4, 2},   {32, 32, 128, 48, 4, 2},
 };
 
 // DRAM bytes of a row-wise kernel's `extra_reads` further passes over its `rows` rows of
@@ -45,6 +49,16 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
   for (const Tile& tile : kTiles) {
     for (std::int64_t split = 1; split <= 8; split *= 2) {
       if (split > 1 && gemm.k / split < 128) break;
+      // cuBLAS splits K only when the output tiles cannot fill the GPU once (the NeuSight grids:
+      // on the A100 only grids of at most 120 tiles, on the P100 at most 384, are split).
+      if (split > 1) {
+        Kernel probe;
+        probe.threads_per_block = tile.threads;
+        probe.registers_per_thread = tile.registers;
+        probe.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);
+        const std::int64_t slots = static_cast<std::int64_t>(std::max(1, occupancy(probe, timer.spec().sm).blocks_per_sm)) * timer.spec().sm_count;
+        if (gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n) >= slots) break;
+      }
       Kernel kernel;
       kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
                     (split > 1 ? "_splitk" + std::to_string(split) : "");
