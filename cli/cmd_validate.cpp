@@ -88,6 +88,24 @@ int validate_kernels(const ValidateOptions& options) {
   const auto devices = match_devices(rows, specs, unmatched);
   for (const auto& [device, count] : unmatched)
     fmt::print(stderr, "dse: warning: {} rows of device '{}' skipped: no GPU spec lists it in device_names\n", count, device);
+  const auto joined = [](const auto& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+  };
+  if (devices.empty()) {
+    std::vector<std::string> found;
+    for (const auto& [device, count] : unmatched) found.push_back("'" + device + "'");
+    throw UserError(fmt::format("{}: no row's Device is listed in a GPU spec's device_names (found {}); `dse list gpu` "
+                                "shows the specs",
+                                joined(options.files), found.empty() ? "no rows" : joined(found)));
+  }
+  if (options.leave_one_out && devices.size() < 2) {
+    std::vector<std::string> names;
+    for (const auto& [name, device] : devices) names.push_back(name);
+    throw UserError(fmt::format("--leave-one-out: the rows cover one GPU ({}); it needs measurements of two or more",
+                                joined(names)));
+  }
 
   KernelCalibration calibration;
   if (options.fit) calibration = fit_calibration(devices, calibration);

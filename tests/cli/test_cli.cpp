@@ -130,6 +130,25 @@ TEST(Cli, ValidateKernelsNamesTheFileAndLineOfAnUnsupportedOp) {
       << result.err;
 }
 
+TEST(Cli, ValidateKernelsRefusesRowsItCannotUse) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_devices_" + std::to_string(::getpid()) + ".csv");
+  const std::string header = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,Block x,Block y,Block z,B,H\n";
+  // No spec lists the device: nothing to validate or fit.
+  std::ofstream(csv) << header << "ln,0.8,Tesla K80,k,64,1,1,32,4,1,64,1024\n";
+  const CliResult unknown = run_dse("validate kernels " + csv.string() + " --fit");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no row's Device is listed in a GPU spec's device_names (found 'Tesla K80')"), std::string::npos)
+      << unknown.err;
+  // Leaving one GPU out needs another to fit on.
+  std::ofstream(csv) << header << "ln,0.8,Tesla T4,k,64,1,1,32,4,1,64,1024\n";
+  const CliResult one = run_dse("validate kernels " + csv.string() + " --leave-one-out");
+  fs::remove(csv);
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_NE(one.err.find("--leave-one-out: the rows cover one GPU (t4); it needs measurements of two or more"),
+            std::string::npos)
+      << one.err;
+}
+
 TEST(Cli, ValidateE2eNamesTheCellOfABadConfigOrLatency) {
   const fs::path csv = fs::temp_directory_path() / ("dse_bad_e2e_" + std::to_string(::getpid()) + ".csv");
   const std::string header = "device,config,num_layer,e2e_latency_ms\n";
