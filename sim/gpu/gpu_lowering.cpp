@@ -26,14 +26,13 @@ constexpr Tile kTiles[] = {
     {128, 32, 256, 64, 4, 4},   {32, 64, 256, 48, 4, 2},   {32, 32, 128, 48, 4, 2},
 };
 
-// DRAM bytes of a row-wise kernel's `extra_reads` further passes over its `rows` rows of
-// `row_bytes`, `rows_per_block` rows per block. A pass after the first finds the row in L2 when the
-// rows of every resident block fit there; the share that fits is min(1, L2 / their bytes).
-double row_reread_bytes(const Kernel& kernel, const GpuSpec& spec, int rows_per_block, double row_bytes, std::int64_t rows,
-                        int extra_reads) {
+// DRAM bytes of a one-row-per-block kernel's `extra_reads` further passes over its `rows` rows of
+// `row_bytes`. A pass after the first finds the row in L2 when the rows of every resident block fit
+// there; the share that fits is min(1, L2 / their bytes).
+double row_reread_bytes(const Kernel& kernel, const GpuSpec& spec, double row_bytes, std::int64_t rows, int extra_reads) {
   const std::int64_t resident =
       std::min<std::int64_t>(kernel.blocks, static_cast<std::int64_t>(std::max(1, occupancy(kernel, spec.sm).blocks_per_sm)) * spec.sm_count);
-  const double in_flight = static_cast<double>(resident * rows_per_block) * row_bytes;
+  const double in_flight = static_cast<double>(resident) * row_bytes;
   const double hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, in_flight));
   return extra_reads * (1.0 - hit) * row_bytes * static_cast<double>(rows);
 }
@@ -47,25 +46,22 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
   const double operand_bytes =
       element_bytes * static_cast<double>(gemm.batch) * static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
   for (const Tile& tile : kTiles) {
+    Kernel resources;
+    resources.threads_per_block = tile.threads;
+    resources.registers_per_thread = tile.registers;
+    resources.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
+    const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
+    const std::int64_t one_wave =
+        static_cast<std::int64_t>(std::max(1, occupancy(resources, timer.spec().sm).blocks_per_sm)) * timer.spec().sm_count;
     for (std::int64_t split = 1; split <= 8; split *= 2) {
       if (split > 1 && gemm.k / split < 128) break;
       // cuBLAS splits K only when the output tiles cannot fill the GPU once (the NeuSight grids:
       // on the A100 only grids of at most 120 tiles, on the P100 at most 384, are split).
-      if (split > 1) {
-        Kernel probe;
-        probe.threads_per_block = tile.threads;
-        probe.registers_per_thread = tile.registers;
-        probe.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);
-        const std::int64_t slots = static_cast<std::int64_t>(std::max(1, occupancy(probe, timer.spec().sm).blocks_per_sm)) * timer.spec().sm_count;
-        if (gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n) >= slots) break;
-      }
-      Kernel kernel;
+      if (split > 1 && tiles >= one_wave) break;
+      Kernel kernel = resources;
       kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
                     (split > 1 ? "_splitk" + std::to_string(split) : "");
-      kernel.blocks = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n) * split;
-      kernel.threads_per_block = tile.threads;
-      kernel.registers_per_thread = tile.registers;
-      kernel.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
+      kernel.blocks = tiles * split;
       // The per-thread operand loads limit SIMT (CUDA-core) main loops; tensor-core MMAs consume
       // whole fragments per load, so the penalty does not apply to them.
       const double ab = tile.per_thread_a * tile.per_thread_b;
@@ -146,7 +142,7 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = 128;
     // PyTorch's vectorized_layer_norm_kernel reads its row twice: moments, then normalise.
-    if (op.kind == OpKind::layernorm) kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), 1, row_bytes, rows, 1);
+    if (op.kind == OpKind::layernorm) kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), row_bytes, rows, 1);
   } else if (op.kind == OpKind::softmax && row <= 1024 && row_bytes <= 4096) {
     // PyTorch's softmax_warp_forward: a warp holds a row in registers, four warps per block.
     kernel.blocks = std::max<std::int64_t>(1, ceil_div(rows, 4));
@@ -160,7 +156,7 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     while (block < max_block) block *= 2;
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = static_cast<int>(std::max<std::int64_t>(block, 32));
-    kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), 1, row_bytes, rows, 2);
+    kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), row_bytes, rows, 2);
   } else {
     kernel.threads_per_block = 128;
     kernel.blocks = std::max<std::int64_t>(1, (elements + 511) / 512);  // 4 elements per thread

@@ -1,14 +1,18 @@
 // Lowering an op to the kernels cuBLAS/cuDNN/PyTorch would launch for it.
 //
 // GEMMs (linear, matmul, conv as implicit GEMM, attention's two products) try the thread-block
-// tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 2x4 outputs per thread) and
-// split-K factors 1-8, and keep the fastest on this GPU, as cuBLAS's heuristics aim to. On CUDA
-// cores a smaller per-thread tile loads more operands per FMA: its main loop reaches
-// ab / (ab + (a + b) / 2) of the peak for an a x b per-thread tile (one shared-memory load costing
-// half an FMA issue slot); tensor-core tiles are not penalised this way.
+// tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 4x2 outputs per thread,
+// oriented as cuBLAS's column-major kernels cover the output) and split-K factors 1-8 (only when
+// the output tiles cannot fill one wave, as cuBLAS does), and keep the fastest on this GPU, as
+// cuBLAS's heuristics aim to. On CUDA cores a smaller per-thread tile loads more operands per FMA:
+// its main loop reaches ab / (ab + (a + b) / 2) of the peak for an a x b per-thread tile (one
+// shared-memory load costing half an FMA issue slot); tensor-core tiles are not penalised this way.
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
-// layer norm one 128-thread block per row; softmax one block per row sized as PyTorch's
-// SoftMax_getBlockSize; reductions and pooling one thread per output; views launch nothing.
+// layer norm one 128-thread block per row, reading it twice; softmax over rows of up to 1,024
+// elements (4 KB) four rows per 128-thread block, read once (softmax_warp_forward), longer rows one
+// block per row sized as PyTorch's SoftMax_getBlockSize, read three times (cunn_SoftMaxForward);
+// second and third passes come from L2 for the share of resident rows that fits. Reductions and
+// pooling run one thread per output; views launch nothing.
 #pragma once
 
 #include <map>
