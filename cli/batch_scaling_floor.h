@@ -15,7 +15,7 @@
 namespace dse {
 
 struct FloorOptions {
-  double min_latency_ms = 1.0;  // shorter rows carry the harness's fixed floor (about 28 us)
+  double min_latency_ms = 1.0;  // shorter rows carry a visible share of the harness's timing floor (timing_floor_us)
   std::size_t min_group_rows = 3;
 };
 

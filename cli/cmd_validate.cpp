@@ -43,16 +43,18 @@ nlohmann::json table_json(const ErrorTable& table) {
 }
 
 // The floor beside dse's MAPE on the same rows (and held out, when leave-one-out ran).
-void print_floor_table(std::FILE* out, const ErrorTable& floor, const ErrorTable& model, const ErrorTable& held_out) {
+void print_floor_table(std::FILE* out, const FloorOptions& options, const ErrorTable& floor, const ErrorTable& model,
+                       const ErrorTable& held_out) {
   const auto mape = [](const ErrorTable& t, const std::string& device, const std::string& op) {
     const auto d = t.find(device);
     return d == t.end() || !d->second.contains(op) ? std::string("-") : fmt::format("{:.1f}", d->second.at(op).mape_pct);
   };
   fmt::print(out,
-             "batch-scaling floor: rows >= 1 ms whose shape also ran at 2+ other batch sizes, each shape at its best\n"
+             "batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, each shape at its best\n"
              "constant throughput (no model whose speed depends on the per-item shape alone does better)\n"
              "{:<18} {:<10} {:>7} {:>9} {:>9}{}\n",
-             "device", "op", "rows", "floor %", "dse %", held_out.empty() ? "" : " held out %");
+             options.min_latency_ms, options.min_group_rows - 1, "device", "op", "rows", "floor %", "dse %",
+             held_out.empty() ? "" : " held out %");
   for (const auto& [device, ops] : floor)
     for (const auto& [op, s] : ops)
       fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>9}{}\n", device, op, s.rows, s.mape_pct, mape(model, device, op),
@@ -88,23 +90,18 @@ int validate_kernels(const ValidateOptions& options) {
   const auto devices = match_devices(rows, specs, unmatched);
   for (const auto& [device, count] : unmatched)
     fmt::print(stderr, "dse: warning: {} rows of device '{}' skipped: no GPU spec lists it in device_names\n", count, device);
-  const auto joined = [](const auto& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
-  };
   if (devices.empty()) {
     std::vector<std::string> found;
     for (const auto& [device, count] : unmatched) found.push_back("'" + device + "'");
     throw UserError(fmt::format("{}: no row's Device is listed in a GPU spec's device_names (found {}); `dse list gpu` "
                                 "shows the specs",
-                                joined(options.files), found.empty() ? "no rows" : joined(found)));
+                                join_names(options.files), found.empty() ? "no rows" : join_names(found)));
   }
   if (options.leave_one_out && devices.size() < 2) {
     std::vector<std::string> names;
     for (const auto& [name, device] : devices) names.push_back(name);
     throw UserError(fmt::format("--leave-one-out: the rows cover one GPU ({}); it needs measurements of two or more",
-                                joined(names)));
+                                join_names(names)));
   }
 
   KernelCalibration calibration;
@@ -114,7 +111,8 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.mode.quiet)
     print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
   // The measurements' own scatter, and dse's error on the same rows.
-  const auto grouped = batch_scaling_rows(devices);
+  const FloorOptions floor_options;
+  const auto grouped = batch_scaling_rows(devices, floor_options);
   const ErrorTable floor = batch_scaling_floor(grouped);
   const ErrorTable model_on_grouped = evaluate(grouped, calibration);
   ErrorTable held_out_on_grouped;
@@ -169,7 +167,7 @@ int validate_kernels(const ValidateOptions& options) {
   }
   json["batch_scaling_floor"] = {{"floor", table_json(floor)}, {"model", table_json(model_on_grouped)}};
   if (options.leave_one_out) json["batch_scaling_floor"]["held_out_model"] = table_json(held_out_on_grouped);
-  if (!options.mode.quiet) print_floor_table(options.mode.human(), floor, model_on_grouped, held_out_on_grouped);
+  if (!options.mode.quiet) print_floor_table(options.mode.human(), floor_options, floor, model_on_grouped, held_out_on_grouped);
   if (options.mode.json) options.mode.print_json(json);
   return 0;
 }

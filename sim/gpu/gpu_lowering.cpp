@@ -30,8 +30,7 @@ constexpr Tile kTiles[] = {
 // `row_bytes`. A pass after the first finds the row in L2 when the rows of every resident block fit
 // there; the share that fits is min(1, L2 / their bytes).
 double row_reread_bytes(const Kernel& kernel, const GpuSpec& spec, double row_bytes, std::int64_t rows, int extra_reads) {
-  const std::int64_t resident =
-      std::min<std::int64_t>(kernel.blocks, static_cast<std::int64_t>(std::max(1, occupancy(kernel, spec.sm).blocks_per_sm)) * spec.sm_count);
+  const std::int64_t resident = std::min(kernel.blocks, blocks_per_wave(kernel, spec.sm, spec.sm_count));
   const double in_flight = static_cast<double>(resident) * row_bytes;
   const double hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, in_flight));
   return extra_reads * (1.0 - hit) * row_bytes * static_cast<double>(rows);
@@ -51,8 +50,7 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
     resources.registers_per_thread = tile.registers;
     resources.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
     const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
-    const std::int64_t one_wave =
-        static_cast<std::int64_t>(std::max(1, occupancy(resources, timer.spec().sm).blocks_per_sm)) * timer.spec().sm_count;
+    const std::int64_t one_wave = blocks_per_wave(resources, timer.spec().sm, timer.spec().sm_count);
     for (std::int64_t split = 1; split <= 8; split *= 2) {
       if (split > 1 && gemm.k / split < 128) break;
       // cuBLAS splits K only when the output tiles cannot fill the GPU once (the NeuSight grids:
@@ -144,7 +142,8 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     // PyTorch's vectorized_layer_norm_kernel reads its row twice: moments, then normalise.
     if (op.kind == OpKind::layernorm) kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), row_bytes, rows, 1);
   } else if (op.kind == OpKind::softmax && row <= 1024 && row_bytes <= 4096) {
-    // PyTorch's softmax_warp_forward: a warp holds a row in registers, four warps per block.
+    // PyTorch's softmax_warp_forward (taken when the row has at most 1,024 elements and 4,096
+    // bytes): a warp holds a row in registers, four warps per block.
     kernel.blocks = std::max<std::int64_t>(1, ceil_div(rows, 4));
     kernel.threads_per_block = 128;
   } else if (op.kind == OpKind::softmax) {

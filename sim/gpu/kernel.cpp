@@ -26,6 +26,10 @@ Occupancy occupancy(const Kernel& kernel, const SmLimits& sm) {
   return result;
 }
 
+std::int64_t blocks_per_wave(const Kernel& kernel, const SmLimits& sm, int sm_count) {
+  return static_cast<std::int64_t>(std::max(1, occupancy(kernel, sm).blocks_per_sm)) * sm_count;
+}
+
 Waves waves(std::int64_t blocks, int blocks_per_sm, int sm_count) {
   const std::int64_t slots = std::max<std::int64_t>(1, static_cast<std::int64_t>(blocks_per_sm) * sm_count);
   const std::int64_t count = ceil_div(blocks, slots);

@@ -36,4 +36,7 @@ struct Waves {
 };
 Waves waves(std::int64_t blocks, int blocks_per_sm, int sm_count);
 
+// Blocks of `kernel` that run at once on `sm_count` SMs (one wave; at least one per SM).
+std::int64_t blocks_per_wave(const Kernel& kernel, const SmLimits& sm, int sm_count);
+
 }  // namespace dse
