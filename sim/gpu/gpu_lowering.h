@@ -4,7 +4,9 @@
 // tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 4x2 outputs per thread,
 // oriented as cuBLAS's column-major kernels cover the output) and split-K factors 1-8 (only when
 // the output tiles cannot fill one wave, as cuBLAS does), and keep the fastest on this GPU, as
-// cuBLAS's heuristics aim to. On CUDA cores a smaller per-thread tile loads more operands per FMA:
+// cuBLAS's heuristics aim to. Strided-batched GEMMs (matmul ops) are never split, and in FP32 on the
+// architectures where cuBLAS runs one batched SGEMM kernel for every shape (Pascal; Ampere and
+// Ada) they get its tile. On CUDA cores a smaller per-thread tile loads more operands per FMA:
 // its main loop reaches ab / (ab + (a + b) / 2) of the peak for an a x b per-thread tile (one
 // shared-memory load costing half an FMA issue slot); tensor-core tiles are not penalised this way.
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
@@ -31,7 +33,7 @@ namespace dse {
 // threads. One cache belongs to one KernelTimer (the best tile depends on its GPU and calibration).
 class GemmLoweringCache {
  public:
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double>;
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool>;
   std::optional<std::vector<Kernel>> find(const Key& key) const;
   void store(const Key& key, std::vector<Kernel> kernels);
 
@@ -45,8 +47,9 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
 
 // The fastest tiling of one GEMM (batch x M x N x K) in `type`: one kernel (split-K slices run in
 // the same launch and sum their partial products through a workspace). `extra_bytes` of operands
-// beyond A, B and C (a bias, say) are read once.
+// beyond A, B and C (a bias, say) are read once. `strided_batched`: the GEMM is one cuBLAS
+// strided-batched call (torch.bmm), which is never split and on some architectures has one tile.
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
-                               double extra_bytes, const KernelTimer& timer);
+                               double extra_bytes, const KernelTimer& timer, bool strided_batched = false);
 
 }  // namespace dse

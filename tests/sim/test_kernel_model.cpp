@@ -93,6 +93,35 @@ TEST(Lowering, GemmPicksSplitKForFewTilesAndLongK) {
   EXPECT_EQ(square[0].name.find("splitk"), std::string::npos) << square[0].name;
 }
 
+TEST(Lowering, BatchedSgemmRunsTheFamilysKernelUnsplit) {
+  // The NeuSight A100 row bmm 32 x (64 x 512) x (512 x 512) ran ampere_sgemm_128x128_nn on
+  // 128 blocks = 32 x (64 / 128 -> 1) x (512 / 128): half of each tile idle, K not split.
+  const KernelTimer a100(spec("a100_pcie_40gb"), KernelCalibration{});
+  const auto ampere = lower_gemm({32, 64, 512, 512}, "fp32", false, 4, 0, a100, true);
+  ASSERT_EQ(ampere.size(), 1u);
+  EXPECT_EQ(ampere[0].name, "sgemm_128x128");
+  EXPECT_EQ(ampere[0].blocks, 128);
+  // The P100's maxwell_sgemm_128x64_nn: 128 columns x 64 rows of C, 256 x (128 / 64) x (256 / 128) blocks.
+  const KernelTimer p100(spec("p100_pcie"), KernelCalibration{});
+  const auto pascal = lower_gemm({256, 128, 256, 512}, "fp32", false, 4, 0, p100, true);
+  EXPECT_EQ(pascal[0].name, "sgemm_64x128");
+  EXPECT_EQ(pascal[0].blocks, 1024);
+  // On Volta the tile is dse's fastest, and a batch too small to fill the GPU is still not split
+  // (all 8,467 NeuSight bmm rows launch batch x output tiles blocks).
+  const KernelTimer v100(spec("v100_pcie"), KernelCalibration{});
+  const auto volta = lower_gemm({2, 128, 128, 65536}, "fp32", false, 4, 0, v100, true);
+  EXPECT_EQ(volta[0].name.find("splitk"), std::string::npos) << volta[0].name;
+  // The same GEMM unbatched is split (the rule above).
+  const auto single = lower_gemm({1, 128, 128, 65536}, "fp32", false, 4, 0, v100);
+  EXPECT_NE(single[0].name.find("splitk"), std::string::npos) << single[0].name;
+  // FP16 batched GEMMs on tensor cores keep dse's own choice of tile.
+  EXPECT_EQ(lower_gemm({32, 64, 512, 512}, "fp16", true, 2, 0, a100, true)[0].name.find("hgemm_"), 0u);
+  // A grouped convolution's GEMMs (batch = groups) are cuDNN's, not a strided-batched call: a
+  // depthwise 3 x 3 over 960 channels keeps a narrow tile instead of 128 x 128 with 127 columns idle.
+  const auto depthwise = lower_gemm({960, 8 * 14 * 14, 1, 9}, "fp32", false, 4, 0, a100);
+  EXPECT_NE(depthwise[0].name, "sgemm_128x128");
+}
+
 TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
   Graph g("v");
   const auto x = g.add_input("x", {32768, 1600}, DType::fp32);
