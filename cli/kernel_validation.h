@@ -46,8 +46,9 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
 
-// Least squares on log(predicted / measured) over the devices given (Levenberg-Marquardt, Eigen,
-// from `start` and six more starts over GEMM efficiency x clock headroom; the best is kept).
+// Minimises the pseudo-Huber loss (5 % scale: squared below, absolute above) of log(predicted /
+// measured) over the devices given (Levenberg-Marquardt, Eigen, from `start` and six more starts
+// over GEMM efficiency x clock headroom; the best is kept).
 KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start);
 
 }  // namespace dse
