@@ -170,7 +170,7 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
     }
   }
   // GEMM efficiency and clock headroom trade against each other on every GPU below its boost
-  // clock, so the least-squares surface has several basins and Levenberg-Marquardt stops in the
+  // clock, so the loss surface has several basins and Levenberg-Marquardt stops in the
   // one it starts in: start it from `start` and from a grid over the two, and keep the best.
   std::vector<KernelCalibration> starts{start};
   for (const double headroom : {1.3, 1.7, 2.1})
