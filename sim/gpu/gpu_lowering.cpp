@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "models/base/ceil_div.h"
 
@@ -58,23 +59,23 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
   const double operand_bytes =
       element_bytes * static_cast<double>(gemm.batch) * static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
   const bool batched_call = strided_batched && gemm.batch > 1;
-  const Tile* batched = batched_call && !tensor_cores ? batched_sgemm_tile(timer.spec().architecture) : nullptr;
-  for (const Tile& tile : kTiles) {
-    if (batched && &tile != batched) continue;
+  const Tile* library_tile = batched_call && !tensor_cores ? batched_sgemm_tile(timer.spec().architecture) : nullptr;
+  const std::span<const Tile> candidates = library_tile ? std::span<const Tile>(library_tile, 1) : std::span<const Tile>(kTiles);
+  // Strided-batched GEMMs are never split: all 8,467 NeuSight bmm rows on six GPUs launch
+  // batch x output tiles blocks.
+  const std::int64_t max_split = batched_call ? 1 : 8;
+  for (const Tile& tile : candidates) {
     Kernel resources;
     resources.threads_per_block = tile.threads;
     resources.registers_per_thread = tile.registers;
     resources.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
     const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
     const std::int64_t one_wave = blocks_per_wave(resources, timer.spec().sm, timer.spec().sm_count);
-    for (std::int64_t split = 1; split <= 8; split *= 2) {
+    for (std::int64_t split = 1; split <= max_split; split *= 2) {
       if (split > 1 && gemm.k / split < 128) break;
       // cuBLAS splits K only when the output tiles cannot fill the GPU once (the NeuSight grids:
       // on the A100 only grids of at most 120 tiles, on the P100 at most 384, are split).
       if (split > 1 && tiles >= one_wave) break;
-      // Strided-batched GEMMs are never split: all 8,467 NeuSight bmm rows on six GPUs launch
-      // batch x output tiles blocks.
-      if (split > 1 && batched_call) break;
       Kernel kernel = resources;
       kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
                     (split > 1 ? "_splitk" + std::to_string(split) : "");

@@ -1,21 +1,14 @@
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include "cli/kernel_validation.h"
-#include "sim/config/config_loader.h"
-#include "sim/config/hardware_catalog.h"
+#include "tests/sim/catalog_gpu.h"
 
 namespace dse {
 namespace {
 
-GpuSpec spec(const std::string& name) {
-  return read_gpu_spec(load_config_file(*HardwareCatalog::for_experiment("").find("gpu", name)));
-}
-
 // Linear-layer rows "measured" on `gpu` as the model predicts them under `truth`.
 DeviceRows synthetic_rows(const std::string& gpu, const KernelCalibration& truth) {
-  DeviceRows device{spec(gpu), {}};
+  DeviceRows device{test::catalog_gpu(gpu), {}};
   const KernelTimer timer(device.spec, truth);
   for (const std::int64_t m : {256, 2048, 16384})
     for (const std::int64_t n : {512, 4096})
