@@ -75,6 +75,7 @@ nlohmann::json calibration_json(const KernelCalibration& c) {
           {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
           {"timing_floor_us", c.timing_floor_us},
           {"saturating_warps", c.saturating_warps},   {"base_clock_headroom", c.base_clock_headroom},
+          {"headroom_rate_exponent", c.headroom_rate_exponent},
           {"gemm_block_overhead_cycles", c.gemm_block_overhead_cycles}};
 }
 

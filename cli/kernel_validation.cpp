@@ -95,7 +95,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 7;
+constexpr int kParameters = 8;
 
 KernelCalibration from_vector(const Eigen::VectorXd& x) {
   KernelCalibration c;
@@ -106,6 +106,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.saturating_warps = std::exp(x[4]);
   c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
   c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
+  c.headroom_rate_exponent = std::clamp(x[7], -1.0, 1.0);
   return c;
 }
 

@@ -20,6 +20,7 @@ constexpr Field kFields[] = {
     {"timing_floor_us", &KernelCalibration::timing_floor_us, 0, 1e5},
     {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
     {"base_clock_headroom", &KernelCalibration::base_clock_headroom, 1, 10},
+    {"headroom_rate_exponent", &KernelCalibration::headroom_rate_exponent, -1, 1},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},
 };
 

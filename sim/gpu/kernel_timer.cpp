@@ -7,9 +7,37 @@
 
 namespace dse {
 
+namespace {
+
+// The densest FP16 math the GPU has, FLOPs per SM per clock: tensor cores, or packed FP16 on CUDA
+// cores (the P100's), or FP32 where FP16 is slower still (the P4's).
+double densest_fp16_flops_per_clock(const GpuSpec& spec) {
+  double densest = spec.cuda_core_flops_per_clock.at("fp32");
+  for (const auto* unit : {&spec.cuda_core_flops_per_clock, &spec.tensor_core_flops_per_clock})
+    if (const auto it = unit->find("fp16"); it != unit->end()) densest = std::max(densest, it->second);
+  return densest;
+}
+
+// The densest-FP16 / kernel rate ratio at which the headroom is base_clock_headroom: an SGEMM on
+// the T4 or V100.
+constexpr double kReferenceRateRatio = 8.0;
+
+}  // namespace
+
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
-    : spec_(std::move(spec)), calibration_(calibration) {
-  clock_mhz_ = std::clamp(spec_.base_clock_mhz * calibration_.base_clock_headroom, spec_.base_clock_mhz, spec_.boost_clock_mhz);
+    : spec_(std::move(spec)), calibration_(calibration), clock_mhz_(clock_for_rate_mhz(sgemm_flops_per_clock())) {}
+
+double KernelTimer::clock_for_rate_mhz(double flops_per_clock) const {
+  const double rate_ratio = densest_fp16_flops_per_clock(spec_) / flops_per_clock;
+  const double headroom = calibration_.base_clock_headroom *
+                          std::pow(rate_ratio / kReferenceRateRatio, calibration_.headroom_rate_exponent);
+  return std::clamp(spec_.base_clock_mhz * headroom, spec_.base_clock_mhz, spec_.boost_clock_mhz);
+}
+
+double KernelTimer::sgemm_flops_per_clock() const {
+  // 2 flops per lane per clock; the shared lanes deliver only part of theirs.
+  return spec_.cuda_core_flops_per_clock.at("fp32") -
+         2.0 * spec_.fp32_lanes_shared_with_int32 * (1.0 - calibration_.shared_fp32_lane_efficiency);
 }
 
 KernelTime KernelTimer::time(const Kernel& kernel) const {
@@ -20,16 +48,17 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   result.waves = w.count;
   result.blocks_per_sm = blocks_per_sm;
 
-  double per_clock = spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
-                         .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
   const bool on_cuda_cores = !(kernel.matrix && kernel.compute_type != "fp32" &&
                                spec_.tensor_core_flops_per_clock.contains(kernel.compute_type));
-  if (on_cuda_cores && kernel.compute_type == "fp32" && spec_.fp32_lanes_shared_with_int32 > 0) {
-    // 2 flops per lane per clock; the shared lanes deliver only part of theirs.
-    per_clock -= 2.0 * spec_.fp32_lanes_shared_with_int32 * (1.0 - calibration_.shared_fp32_lane_efficiency);
-  }
+  const double per_clock = on_cuda_cores && kernel.compute_type == "fp32"
+                               ? sgemm_flops_per_clock()
+                               : spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
+                                     .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
   const double efficiency = kernel.matrix ? calibration_.gemm_efficiency : calibration_.vector_efficiency;
-  const double sm_rate = per_clock * clock_mhz_ * 1e6 * efficiency;  // FLOP/s of one busy SM
+  // A GEMM's math sets its clock (an FP16 tensor-core GEMM is the heaviest load: the base clock);
+  // everything else runs at the SGEMM's.
+  const double clock_mhz = kernel.matrix ? clock_for_rate_mhz(per_clock) : clock_mhz_;
+  const double sm_rate = per_clock * clock_mhz * 1e6 * efficiency;  // FLOP/s of one busy SM
   const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;
   const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
   const double block_bytes = kernel.dram_bytes / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
@@ -42,7 +71,7 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
     const double warps = static_cast<double>(per_sm * warps_per_block);
     const double latency_hiding = std::min(1.0, warps / calibration_.saturating_warps);
     const double block_overhead_s =
-        kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz_ * 1e6) : 0.0;
+        kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
     const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s);
     const double memory = static_cast<double>(blocks) * block_bytes / bandwidth;
     compute_total += compute;

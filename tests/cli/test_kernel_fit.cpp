@@ -28,10 +28,12 @@ DeviceRows synthetic_rows(const std::string& gpu, const KernelCalibration& truth
 TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
   KernelCalibration truth;
   truth.gemm_efficiency = 0.9;
-  truth.base_clock_headroom = 1.5;
+  truth.base_clock_headroom = 1.3;
+  truth.headroom_rate_exponent = 0.15;  // the A100 (FP16 / SGEMM rate 16) at 1.10 GHz, the T4 (8) at 0.76
   truth.gemm_block_overhead_cycles = 300;
   truth.timing_floor_us = 20;
   std::map<std::string, DeviceRows> devices{{"t4", synthetic_rows("t4", truth)},
+                                            {"a100_pcie_40gb", synthetic_rows("a100_pcie_40gb", truth)},
                                             {"v100_pcie", synthetic_rows("v100_pcie", truth)}};
   // A quarter of the V100's rows run 3x slower than any model term says (as the P100's long
   // reductions do): the fit must follow the other rows, not split the difference.
@@ -41,6 +43,7 @@ TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
   const KernelCalibration fitted = fit_calibration(devices, KernelCalibration{});
   EXPECT_NEAR(fitted.gemm_efficiency, truth.gemm_efficiency, 0.03);
   EXPECT_NEAR(fitted.base_clock_headroom, truth.base_clock_headroom, 0.05);
+  EXPECT_NEAR(fitted.headroom_rate_exponent, truth.headroom_rate_exponent, 0.05);
   // The rows that follow the model are predicted within 6 % (a least-squares fit: 30-50 % slow).
   const KernelTimer timer(devices.at("v100_pcie").spec, fitted);
   for (std::size_t i = 1; i < v100.size(); ++i) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "models/ops/op_library.h"
 #include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/kernel_timer.h"
@@ -49,6 +51,7 @@ TEST(Waves, CountAndTail) {
 TEST(KernelTimer, SustainedClockUnderThePowerLimit) {
   KernelCalibration calibration;
   calibration.base_clock_headroom = 1.5;
+  calibration.headroom_rate_exponent = 0;
   // T4: base 585 MHz x 1.5 = 877.5 MHz, below its 1,590 MHz boost.
   EXPECT_DOUBLE_EQ(KernelTimer(spec("t4"), calibration).sustained_clock_mhz(), 877.5);
   // V100 PCIe: 1,230 x 1.5 is above its 1,380 MHz boost, which caps it.
@@ -56,6 +59,25 @@ TEST(KernelTimer, SustainedClockUnderThePowerLimit) {
   // No headroom: the base clock.
   calibration.base_clock_headroom = 1.0;
   EXPECT_DOUBLE_EQ(KernelTimer(spec("a100_pcie_40gb"), calibration).sustained_clock_mhz(), 765);
+}
+
+TEST(KernelTimer, HeadroomGrowsWithTheDensestMathOverTheKernels) {
+  KernelCalibration calibration;
+  calibration.base_clock_headroom = 1.2;
+  calibration.headroom_rate_exponent = 0.5;
+  calibration.shared_fp32_lane_efficiency = 0.25;
+  // T4: FP16 tensor 1,024 / FP32 128 flops per SM-clock = 8, the reference: 585 x 1.2.
+  EXPECT_NEAR(KernelTimer(spec("t4"), calibration).sustained_clock_mhz(), 702, 1e-9);
+  // A100: 2,048 / 128 = 16: 765 x 1.2 x sqrt(2).
+  const KernelTimer a100(spec("a100_pcie_40gb"), calibration);
+  EXPECT_NEAR(a100.sustained_clock_mhz(), 765 * 1.2 * std::sqrt(2.0), 1e-9);
+  // L4: an SGEMM gets 256 - 2 x 64 x (1 - 0.25) = 160 of its FP32 flops: 1,024 / 160 = 6.4.
+  EXPECT_NEAR(KernelTimer(spec("l4"), calibration).sustained_clock_mhz(), 795 * 1.2 * std::sqrt(0.8), 1e-9);
+  // P4: FP16 runs at 1/64 of FP32, so an SGEMM is its densest math (ratio 1): 810 x 1.2 x
+  // sqrt(1/8) is below its base clock, which holds.
+  EXPECT_DOUBLE_EQ(KernelTimer(spec("p4"), calibration).sustained_clock_mhz(), 810);
+  // An FP16 tensor-core GEMM is the A100's heaviest load: it runs at the base clock.
+  EXPECT_DOUBLE_EQ(a100.clock_for_rate_mhz(2048), 765);
 }
 
 TEST(KernelTimer, MoreWorkTakesLongerAndWavesQuantise) {
