@@ -70,6 +70,19 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
   fmt::print(out, "\n");
 }
 
+// The clocks the timing model gives each GPU under `calibration`: an SGEMM's and an FP16
+// tensor-core GEMM's (null without tensor cores), beside the datasheet's base and boost.
+nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibration) {
+  const KernelTimer timer(spec, calibration);
+  const auto tensor = spec.tensor_core_flops_per_clock.find("fp16");
+  return {{"base", spec.base_clock_mhz},
+          {"boost", spec.boost_clock_mhz},
+          {"sgemm", timer.sustained_clock_mhz()},
+          {"fp16_tensor", tensor == spec.tensor_core_flops_per_clock.end()
+                              ? nlohmann::json(nullptr)
+                              : nlohmann::json(timer.clock_for_rate_mhz(tensor->second))}};
+}
+
 nlohmann::json calibration_json(const KernelCalibration& c) {
   return {{"gemm_efficiency", c.gemm_efficiency},     {"vector_efficiency", c.vector_efficiency},
           {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
@@ -109,6 +122,7 @@ int validate_kernels(const ValidateOptions& options) {
   if (options.fit) calibration = fit_calibration(devices, calibration);
   const ErrorTable table = evaluate(devices, calibration);
   nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
+  for (const auto& [name, device] : devices) json["clocks_mhz"][name] = clocks_json(device.spec, calibration);
   if (!options.mode.quiet)
     print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
   // The measurements' own scatter, and dse's error on the same rows.
@@ -151,18 +165,19 @@ int validate_kernels(const ValidateOptions& options) {
   }
   if (options.leave_one_out) {
     ErrorTable held_out;
-    nlohmann::json fits = nlohmann::json::object();
+    nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
     for (const auto& [name, device] : devices) {
       auto others = devices;
       others.erase(name);
       const KernelCalibration fitted = fit_calibration(others, KernelCalibration{});
       fits[name] = calibration_json(fitted);
+      clocks[name] = clocks_json(device.spec, fitted);
       const auto one = evaluate({{name, device}}, fitted);
       held_out[name] = one.at(name);
       if (grouped.contains(name))
         held_out_on_grouped[name] = evaluate({{name, grouped.at(name)}}, fitted).at(name);
     }
-    json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}};
+    json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
     if (!options.mode.quiet)
       print_table(options.mode.human(), "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
   }

@@ -4,6 +4,7 @@
 #include <unsupported/Eigen/NumericalDiff>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -111,11 +112,14 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
 }
 
 Eigen::VectorXd to_vector(const KernelCalibration& c) {
-  Eigen::VectorXd x(kParameters);
-  x << std::log(c.gemm_efficiency), std::log(c.vector_efficiency), std::log(c.memory_efficiency),
-      std::log(c.timing_floor_us), std::log(c.saturating_warps), std::log(c.base_clock_headroom),
-      std::log1p(c.gemm_block_overhead_cycles);
-  return x;
+  // The array's size is deduced, so a parameter left out here fails to compile (Eigen's comma
+  // initializer would leave it uninitialised in a release build).
+  const std::array values{std::log(c.gemm_efficiency),   std::log(c.vector_efficiency),
+                          std::log(c.memory_efficiency), std::log(c.timing_floor_us),
+                          std::log(c.saturating_warps),  std::log(c.base_clock_headroom),
+                          std::log1p(c.gemm_block_overhead_cycles), c.headroom_rate_exponent};
+  static_assert(values.size() == kParameters);
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), kParameters);
 }
 
 // The fit minimises the pseudo-Huber loss of the log error r = log(predicted / measured): about r^2

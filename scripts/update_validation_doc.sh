@@ -31,6 +31,15 @@ body = ("**Default calibration** (fitted on all six GPUs):\n\n" + table(d["devic
         "\n\n**Leave one GPU out** (fitted on the other five, the sixth predicted from its datasheet):\n\n" +
         table(d["leave_one_out"]["devices"]) +
         "\n\nDefault parameters: " + ", ".join(f"`{k}` = {v:.4g}" for k, v in sorted(cal.items())) + ".")
+clk = d["clocks_mhz"]
+held = d["leave_one_out"]["clocks_mhz"]
+crows = ["| GPU | base | boost | SGEMM | SGEMM held out | FP16 tensor-core GEMM |", "|---|---:|---:|---:|---:|---:|"]
+for dev in sorted(clk):
+    c = clk[dev]
+    tensor = f"{c['fp16_tensor']:.0f}" if c["fp16_tensor"] is not None else "—"
+    crows.append(f"| {dev} | {c['base']:.0f} | {c['boost']:.0f} | {c['sgemm']:.0f} | {held[dev]['sgemm']:.0f} | {tensor} |")
+body += ("\n\n**Clocks the model gives each GPU**, MHz (default calibration; held out: the calibration fitted "
+         "on the other five):\n\n" + "\n".join(crows))
 fl = d["batch_scaling_floor"]
 frows = ["| GPU | op | rows | floor % | dse % | dse held out % |", "|---|---|---:|---:|---:|---:|"]
 for dev in sorted(fl["floor"]):

@@ -115,6 +115,13 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   EXPECT_GT(floor_rows, 0);
   EXPECT_LE(floor_rows, 75);
   EXPECT_EQ(floor["model"]["t4"]["ln"]["rows"].get<int>(), floor_rows);
+  // The clocks behind the predictions: the T4's SGEMM between its base and boost clocks, its FP16
+  // tensor-core GEMMs (the heaviest load) at the base clock; the P100 has no tensor cores.
+  const auto& clocks = json["clocks_mhz"];
+  EXPECT_GE(clocks["t4"]["sgemm"].get<double>(), 585);
+  EXPECT_LE(clocks["t4"]["sgemm"].get<double>(), 1590);
+  EXPECT_EQ(clocks["t4"]["fp16_tensor"].get<double>(), 585);
+  EXPECT_TRUE(clocks["p100_pcie"]["fp16_tensor"].is_null());
   EXPECT_LE(floor["floor"]["t4"]["ln"]["mape_pct"].get<double>(), floor["model"]["t4"]["ln"]["mape_pct"].get<double>());
   EXPECT_EQ(run_dse("validate kernels no_such.csv").exit_code, 2);
 }
