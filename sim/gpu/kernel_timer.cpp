@@ -25,10 +25,13 @@ constexpr double kReferenceRateRatio = 8.0;
 }  // namespace
 
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
-    : spec_(std::move(spec)), calibration_(calibration), clock_mhz_(clock_for_rate_mhz(sgemm_flops_per_clock())) {}
+    : spec_(std::move(spec)),
+      calibration_(calibration),
+      densest_fp16_flops_per_clock_(densest_fp16_flops_per_clock(spec_)),
+      clock_mhz_(clock_for_rate_mhz(sgemm_flops_per_clock())) {}
 
 double KernelTimer::clock_for_rate_mhz(double flops_per_clock) const {
-  const double rate_ratio = densest_fp16_flops_per_clock(spec_) / flops_per_clock;
+  const double rate_ratio = densest_fp16_flops_per_clock_ / flops_per_clock;
   const double headroom = calibration_.base_clock_headroom *
                           std::pow(rate_ratio / kReferenceRateRatio, calibration_.headroom_rate_exponent);
   return std::clamp(spec_.base_clock_mhz * headroom, spec_.base_clock_mhz, spec_.boost_clock_mhz);

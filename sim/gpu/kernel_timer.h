@@ -79,7 +79,8 @@ class KernelTimer {
  private:
   GpuSpec spec_;
   KernelCalibration calibration_;
-  double clock_mhz_;
+  double densest_fp16_flops_per_clock_;  // the heaviest load's math, per SM and clock
+  double clock_mhz_;                     // an SGEMM's
 };
 
 }  // namespace dse
