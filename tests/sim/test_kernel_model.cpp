@@ -125,6 +125,9 @@ TEST(Lowering, BatchedSgemmRunsTheFamilysKernelUnsplit) {
   const auto pascal = lower_gemm({256, 128, 256, 512}, "fp32", false, 4, 0, p100, true);
   EXPECT_EQ(pascal[0].name, "sgemm_64x128");
   EXPECT_EQ(pascal[0].blocks, 1024);
+  // Its 8 x 8 outputs per thread take 64 FFMAs per k step, plus 6 single-issue instructions per 8
+  // steps (maxas's count): the issue slots of 64.75 FFMAs, as extra work.
+  EXPECT_DOUBLE_EQ(pascal[0].flops, 2.0 * 256 * 128 * 256 * 512 * 64.75 / 64);
   // On Volta the tile is dse's fastest, and a batch too small to fill the GPU is still not split
   // (all 8,467 NeuSight bmm rows launch batch x output tiles blocks).
   const KernelTimer v100(spec("v100_pcie"), KernelCalibration{});
