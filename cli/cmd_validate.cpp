@@ -83,6 +83,17 @@ nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibra
                               : nlohmann::json(timer.clock_for_rate_mhz(tensor->second))}};
 }
 
+void print_clocks(std::FILE* out, const nlohmann::json& clocks) {
+  fmt::print(out, "clocks the model uses, MHz (SGEMM and FP16 tensor-core GEMM under the calibration):\n"
+                  "{:<18} {:>7} {:>7} {:>7} {:>12}\n",
+             "device", "base", "boost", "sgemm", "fp16 tensor");
+  for (const auto& [device, c] : clocks.items())
+    fmt::print(out, "{:<18} {:>7.0f} {:>7.0f} {:>7.0f} {:>12}\n", device, c["base"].get<double>(),
+               c["boost"].get<double>(), c["sgemm"].get<double>(),
+               c["fp16_tensor"].is_null() ? std::string("-") : fmt::format("{:.0f}", c["fp16_tensor"].get<double>()));
+  fmt::print(out, "\n");
+}
+
 nlohmann::json calibration_json(const KernelCalibration& c) {
   return {{"gemm_efficiency", c.gemm_efficiency},     {"vector_efficiency", c.vector_efficiency},
           {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
@@ -123,8 +134,10 @@ int validate_kernels(const ValidateOptions& options) {
   const ErrorTable table = evaluate(devices, calibration);
   nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
   for (const auto& [name, device] : devices) json["clocks_mhz"][name] = clocks_json(device.spec, calibration);
-  if (!options.mode.quiet)
+  if (!options.mode.quiet) {
     print_table(options.mode.human(), options.fit ? "fitted on every device:" : "default calibration:", table);
+    print_clocks(options.mode.human(), json["clocks_mhz"]);
+  }
   // The measurements' own scatter, and dse's error on the same rows.
   const FloorOptions floor_options;
   const auto grouped = batch_scaling_rows(devices, floor_options);
