@@ -43,6 +43,14 @@ double KernelTimer::sgemm_flops_per_clock() const {
          2.0 * spec_.fp32_lanes_shared_with_int32 * (1.0 - calibration_.shared_fp32_lane_efficiency);
 }
 
+double KernelTimer::flops_per_clock(const std::string& compute_type, bool matrix) const {
+  const bool on_cuda_cores =
+      !(matrix && compute_type != "fp32" && spec_.tensor_core_flops_per_clock.contains(compute_type));
+  return on_cuda_cores && compute_type == "fp32" ? sgemm_flops_per_clock()
+                                                 : spec_.flops_per_clock_per_sm(compute_type, matrix)
+                                                       .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+}
+
 KernelTime KernelTimer::time(const Kernel& kernel) const {
   KernelTime result;
   const Occupancy fit = occupancy(kernel, spec_.sm);
@@ -51,12 +59,7 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   result.waves = w.count;
   result.blocks_per_sm = blocks_per_sm;
 
-  const bool on_cuda_cores = !(kernel.matrix && kernel.compute_type != "fp32" &&
-                               spec_.tensor_core_flops_per_clock.contains(kernel.compute_type));
-  const double per_clock = on_cuda_cores && kernel.compute_type == "fp32"
-                               ? sgemm_flops_per_clock()
-                               : spec_.flops_per_clock_per_sm(kernel.compute_type, kernel.matrix)
-                                     .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  const double per_clock = flops_per_clock(kernel.compute_type, kernel.matrix);
   const double efficiency = kernel.matrix ? calibration_.gemm_efficiency : calibration_.vector_efficiency;
   // A GEMM's math sets its clock (an FP16 tensor-core GEMM is the heaviest load: the base clock);
   // everything else runs at the SGEMM's.

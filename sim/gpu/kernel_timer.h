@@ -74,6 +74,9 @@ class KernelTimer {
   // FP32 FLOPs per SM per clock an SGEMM main loop gets: every FP32 lane, those shared with INT32
   // (GA10x, Ada) at shared_fp32_lane_efficiency.
   double sgemm_flops_per_clock() const;
+  // FLOPs per SM per clock of a kernel's math: `compute_type` on tensor cores if `matrix` and the
+  // GPU has them for it, else on CUDA cores (FP32 as an SGEMM gets it).
+  double flops_per_clock(const std::string& compute_type, bool matrix) const;
   KernelTime time(const Kernel& kernel) const;
 
  private:

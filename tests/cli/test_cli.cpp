@@ -253,6 +253,8 @@ TEST(Cli, ValidateGemmPredictsTensorCoreGemms) {
   EXPECT_EQ(json["rows"].size(), 20u);
   EXPECT_EQ(json["gpu"], "a100_sxm4_80gb");
   EXPECT_EQ(json["rows"][0]["m"], 64);
+  // An FP16 tensor-core GEMM, the heaviest load, runs at the A100 SXM4 80GB's base clock.
+  EXPECT_EQ(json["clock_mhz"].get<double>(), 1275);
   EXPECT_EQ(run_dse("validate gemm " + ref + " --gpu a100_sxm80").exit_code, 2);
 }
 
