@@ -78,7 +78,7 @@ nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibra
           {"boost", spec.boost_clock_mhz},
           {"sgemm", timer.sustained_clock_mhz()},
           {"fp16_tensor", spec.tensor_core_flops_per_clock.contains("fp16")
-                              ? nlohmann::json(timer.clock_for_rate_mhz(timer.flops_per_clock("fp16", true)))
+                              ? nlohmann::json(timer.gemm_clock_mhz("fp16"))
                               : nlohmann::json(nullptr)}};
 }
 
@@ -345,7 +345,7 @@ int validate_gemm(const GemmOptions& options) {
   const double mape = count ? 100 * error_sum / count : 0;
   const double share = count ? static_cast<double>(within) / count : 0;
   // The clock the model runs these GEMMs at (kernel_timer.h), to set beside an observed one.
-  const double clock_mhz = timer.clock_for_rate_mhz(timer.flops_per_clock(std::string(dtype_name(*dtype)), true));
+  const double clock_mhz = timer.gemm_clock_mhz(std::string(dtype_name(*dtype)));
   if (!options.mode.quiet)
     fmt::print(options.mode.human(), "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n",
                options.dtype, spec.name, mape, 100 * share, count, clock_mhz);

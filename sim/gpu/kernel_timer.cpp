@@ -12,10 +12,8 @@ namespace {
 // The densest FP16 math the GPU has, FLOPs per SM per clock: tensor cores, or packed FP16 on CUDA
 // cores (the P100's), or FP32 where FP16 is slower still (the P4's).
 double densest_fp16_flops_per_clock(const GpuSpec& spec) {
-  double densest = spec.cuda_core_flops_per_clock.at("fp32");
-  for (const auto* unit : {&spec.cuda_core_flops_per_clock, &spec.tensor_core_flops_per_clock})
-    if (const auto it = unit->find("fp16"); it != unit->end()) densest = std::max(densest, it->second);
-  return densest;
+  return std::max({spec.cuda_core_flops_per_clock.at("fp32"), spec.flops_per_clock_per_sm("fp16", true).value_or(0),
+                   spec.flops_per_clock_per_sm("fp16", false).value_or(0)});
 }
 
 // The densest-FP16 / kernel rate ratio at which the headroom is base_clock_headroom: an SGEMM on
@@ -41,6 +39,10 @@ double KernelTimer::sgemm_flops_per_clock() const {
   // 2 flops per lane per clock; the shared lanes deliver only part of theirs.
   return spec_.cuda_core_flops_per_clock.at("fp32") -
          2.0 * spec_.fp32_lanes_shared_with_int32 * (1.0 - calibration_.shared_fp32_lane_efficiency);
+}
+
+double KernelTimer::gemm_clock_mhz(const std::string& compute_type) const {
+  return clock_for_rate_mhz(flops_per_clock(compute_type, true));
 }
 
 double KernelTimer::flops_per_clock(const std::string& compute_type, bool matrix) const {

@@ -71,6 +71,8 @@ class KernelTimer {
   // The clock sustained by math running at `flops_per_clock` per SM: the heavier (denser) the
   // math, the closer to the base clock.
   double clock_for_rate_mhz(double flops_per_clock) const;
+  // The clock a GEMM in `compute_type` runs at (its math's rate, as time() takes it).
+  double gemm_clock_mhz(const std::string& compute_type) const;
   // FP32 FLOPs per SM per clock an SGEMM main loop gets: every FP32 lane, those shared with INT32
   // (GA10x, Ada) at shared_fp32_lane_efficiency.
   double sgemm_flops_per_clock() const;
