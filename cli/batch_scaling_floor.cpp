@@ -14,10 +14,9 @@ GroupKey group_of(const KernelMeasurement& row) {
   return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k};
 }
 
-double items_per_second(const KernelMeasurement& row) {
-  const double items = static_cast<double>(row.op == "linear" ? row.b * row.m : row.b);
-  return items / (row.latency_ms * 1e-3);
-}
+double items(const KernelMeasurement& row) { return static_cast<double>(row.op == "linear" ? row.b * row.m : row.b); }
+
+double items_per_second(const KernelMeasurement& row) { return items(row) / (row.latency_ms * 1e-3); }
 
 // |x_i / c - 1| for the constant c minimising their sum: the sum is convex and piecewise linear in
 // 1 / c with kinks at 1 / x_i, so the best c is one of the x_i.
@@ -35,6 +34,58 @@ std::vector<double> best_constant_errors(const std::vector<double>& throughputs)
   std::vector<double> errors;
   for (const double x : throughputs) errors.push_back(std::abs(x / best_c - 1));
   return errors;
+}
+
+// |a + b x_i - t_i| / t_i for the a, b >= 0 minimising their sum. The sum is convex and piecewise
+// linear in (a, b), so a minimum lies on a vertex of its pieces within a, b >= 0: a line through
+// two of the points, through one point and the origin (a = 0), or a constant through one (b = 0).
+// Groups are tens of rows, so trying every vertex (cubic in the rows) takes milliseconds.
+std::vector<double> best_affine_errors(const std::vector<double>& x, const std::vector<double>& t) {
+  const std::size_t n = x.size();
+  const auto sum_for = [&](double a, double b) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += std::abs(a + b * x[i] - t[i]) / t[i];
+    return sum;
+  };
+  double best_a = t.front(), best_b = 0, best_sum = std::numeric_limits<double>::infinity();
+  const auto consider = [&](double a, double b) {
+    if (a < 0 || b < 0) return;
+    if (const double sum = sum_for(a, b); sum < best_sum) {
+      best_sum = sum;
+      best_a = a;
+      best_b = b;
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    consider(0, t[i] / x[i]);
+    consider(t[i], 0);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (x[j] == x[i]) continue;
+      const double b = (t[j] - t[i]) / (x[j] - x[i]);
+      consider(t[i] - b * x[i], b);
+    }
+  }
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < n; ++i) errors.push_back(std::abs(best_a + best_b * x[i] - t[i]) / t[i]);
+  return errors;
+}
+
+// The errors `group_errors` gives each group of rows, summarised per device and op.
+template <typename GroupErrors>
+ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, GroupErrors group_errors) {
+  ErrorTable table;
+  for (const auto& [name, device] : grouped) {
+    std::map<GroupKey, std::vector<const KernelMeasurement*>> groups;
+    for (const auto& row : device.rows) groups[group_of(row)].push_back(&row);
+    std::map<std::string, std::vector<double>> errors;
+    for (const auto& [key, rows] : groups) {
+      const std::vector<double> list = group_errors(rows);
+      auto& all = errors[std::get<0>(key)];
+      all.insert(all.end(), list.begin(), list.end());
+    }
+    for (const auto& [op, list] : errors) table[name][op] = summarize_errors(list);
+  }
+  return table;
 }
 
 }  // namespace
@@ -56,19 +107,22 @@ std::map<std::string, DeviceRows> batch_scaling_rows(const std::map<std::string,
 }
 
 ErrorTable batch_scaling_floor(const std::map<std::string, DeviceRows>& grouped) {
-  ErrorTable table;
-  for (const auto& [name, device] : grouped) {
-    std::map<GroupKey, std::vector<double>> groups;
-    for (const auto& row : device.rows) groups[group_of(row)].push_back(items_per_second(row));
-    std::map<std::string, std::vector<double>> errors;
-    for (const auto& [key, throughputs] : groups) {
-      const auto group_errors = best_constant_errors(throughputs);
-      auto& list = errors[std::get<0>(key)];
-      list.insert(list.end(), group_errors.begin(), group_errors.end());
+  return per_group_errors(grouped, [](const std::vector<const KernelMeasurement*>& rows) {
+    std::vector<double> throughputs;
+    for (const auto* row : rows) throughputs.push_back(items_per_second(*row));
+    return best_constant_errors(throughputs);
+  });
+}
+
+ErrorTable affine_floor(const std::map<std::string, DeviceRows>& grouped) {
+  return per_group_errors(grouped, [](const std::vector<const KernelMeasurement*>& rows) {
+    std::vector<double> x, t;
+    for (const auto* row : rows) {
+      x.push_back(items(*row));
+      t.push_back(row->latency_ms);
     }
-    for (const auto& [op, list] : errors) table[name][op] = summarize_errors(list);
-  }
-  return table;
+    return best_affine_errors(x, t);
+  });
 }
 
 }  // namespace dse

@@ -5,6 +5,11 @@
 // MAPE left over is a floor under any model whose throughput depends on the per-item shape alone:
 // it measures run-to-run noise and clock states the harness did not record (L4 and T4 rows of one
 // shape alternate between two speeds 1.7x apart as their batch grows).
+//
+// A second floor covers every row, short ones included: each group gets the fixed cost and the
+// per-item cost (latency = a + b x items, a and b >= 0) that predict it best. No model whose time
+// for a shape is a fixed cost (launch, harness floor, a wave's tail) plus a cost per item does
+// better on those rows, whatever its parameters.
 #pragma once
 
 #include <map>
@@ -27,5 +32,9 @@ std::map<std::string, DeviceRows> batch_scaling_rows(const std::map<std::string,
 // Per device and op: the MAPE of the best constant throughput per group, over the rows of
 // batch_scaling_rows (pass its result; every row must belong to a group).
 ErrorTable batch_scaling_floor(const std::map<std::string, DeviceRows>& grouped);
+
+// Per device and op: the MAPE of each group's best latency = a + b x items (a, b >= 0), over the
+// rows of batch_scaling_rows (every row must belong to a group).
+ErrorTable affine_floor(const std::map<std::string, DeviceRows>& grouped);
 
 }  // namespace dse

@@ -42,23 +42,27 @@ nlohmann::json table_json(const ErrorTable& table) {
   return devices;
 }
 
-// The floor beside dse's MAPE on the same rows (and held out, when leave-one-out ran).
-void print_floor_table(std::FILE* out, const FloorOptions& options, const ErrorTable& floor, const ErrorTable& model,
-                       const ErrorTable& held_out) {
+// A floor of the measurements' own scatter over some of the rows (`grouped`), beside dse's MAPE
+// on the same rows: with the default or fitted calibration, and held out when leave-one-out ran.
+struct FloorReport {
+  std::string json_key;
+  std::string title;  // printed above the table
+  std::map<std::string, DeviceRows> grouped;
+  ErrorTable floor, model, held_out;
+};
+
+void print_floor_table(std::FILE* out, const FloorReport& report) {
   const auto mape = [](const ErrorTable& t, const std::string& device, const std::string& op) {
     const auto d = t.find(device);
     return d == t.end() || !d->second.contains(op) ? std::string("-") : fmt::format("{:.1f}", d->second.at(op).mape_pct);
   };
-  fmt::print(out,
-             "batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, each shape at its best\n"
-             "constant throughput (no model whose speed depends on the per-item shape alone does better)\n"
-             "{:<18} {:<10} {:>7} {:>9} {:>9}{}\n",
-             options.min_latency_ms, options.min_group_rows - 1, "device", "op", "rows", "floor %", "dse %",
-             held_out.empty() ? "" : " held out %");
-  for (const auto& [device, ops] : floor)
+  fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>9}{}\n", report.title, "device", "op", "rows", "floor %", "dse %",
+             report.held_out.empty() ? "" : " held out %");
+  for (const auto& [device, ops] : report.floor)
     for (const auto& [op, s] : ops)
-      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>9}{}\n", device, op, s.rows, s.mape_pct, mape(model, device, op),
-                 held_out.empty() ? "" : fmt::format(" {:>10}", mape(held_out, device, op)));
+      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>9}{}\n", device, op, s.rows, s.mape_pct,
+                 mape(report.model, device, op),
+                 report.held_out.empty() ? "" : fmt::format(" {:>10}", mape(report.held_out, device, op)));
   fmt::print(out, "\n");
 }
 
@@ -138,11 +142,24 @@ int validate_kernels(const ValidateOptions& options) {
     print_clocks(options.mode.human(), json["clocks_mhz"]);
   }
   // The measurements' own scatter, and dse's error on the same rows.
-  const FloorOptions floor_options;
-  const auto grouped = batch_scaling_rows(devices, floor_options);
-  const ErrorTable floor = batch_scaling_floor(grouped);
-  const ErrorTable model_on_grouped = evaluate(grouped, calibration);
-  ErrorTable held_out_on_grouped;
+  const FloorOptions long_rows;  // defaults: rows of 1 ms or more
+  const FloorOptions all_rows{.min_latency_ms = 0};
+  auto long_groups = batch_scaling_rows(devices, long_rows);
+  auto all_groups = batch_scaling_rows(devices, all_rows);
+  std::vector<FloorReport> floors;
+  floors.push_back({"batch_scaling_floor",
+                    fmt::format("batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, "
+                                "each shape at its best\nconstant throughput (no model whose speed depends on the "
+                                "per-item shape alone does better)",
+                                long_rows.min_latency_ms, long_rows.min_group_rows - 1),
+                    long_groups, batch_scaling_floor(long_groups), {}, {}});
+  floors.push_back({"affine_floor",
+                    fmt::format("fixed-plus-per-item floor: every row whose shape also ran at {}+ other batch sizes, "
+                                "each shape at its best\nlatency = a + b x items, a, b >= 0 (no model whose time for "
+                                "a shape is a fixed cost plus a per-item cost does better)",
+                                all_rows.min_group_rows - 1),
+                    all_groups, affine_floor(all_groups), {}, {}});
+  for (auto& report : floors) report.model = evaluate(report.grouped, calibration);
 
   if (!options.save_calibration.empty()) {
     std::vector<std::string> fitted_on;
@@ -186,16 +203,19 @@ int validate_kernels(const ValidateOptions& options) {
       clocks[name] = clocks_json(device.spec, fitted);
       const auto one = evaluate({{name, device}}, fitted);
       held_out[name] = one.at(name);
-      if (grouped.contains(name))
-        held_out_on_grouped[name] = evaluate({{name, grouped.at(name)}}, fitted).at(name);
+      for (auto& report : floors)
+        if (report.grouped.contains(name))
+          report.held_out[name] = evaluate({{name, report.grouped.at(name)}}, fitted).at(name);
     }
     json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
     if (!options.mode.quiet)
       print_table(options.mode.human(), "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
   }
-  json["batch_scaling_floor"] = {{"floor", table_json(floor)}, {"model", table_json(model_on_grouped)}};
-  if (options.leave_one_out) json["batch_scaling_floor"]["held_out_model"] = table_json(held_out_on_grouped);
-  if (!options.mode.quiet) print_floor_table(options.mode.human(), floor_options, floor, model_on_grouped, held_out_on_grouped);
+  for (const auto& report : floors) {
+    json[report.json_key] = {{"floor", table_json(report.floor)}, {"model", table_json(report.model)}};
+    if (options.leave_one_out) json[report.json_key]["held_out_model"] = table_json(report.held_out);
+    if (!options.mode.quiet) print_floor_table(options.mode.human(), report);
+  }
   if (options.mode.json) options.mode.print_json(json);
   return 0;
 }

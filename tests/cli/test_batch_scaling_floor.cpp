@@ -48,4 +48,27 @@ TEST(BatchScalingFloor, BestConstantThroughputPerShape) {
   EXPECT_DOUBLE_EQ(batch_scaling_floor(batch_scaling_rows({{"gpu", linear}})).at("gpu").at("linear").mape_pct, 0.0);
 }
 
+TEST(AffineFloor, BestFixedPlusPerItemCostPerShape) {
+  DeviceRows device;
+  // Batches 1, 2, 3 taking 2, 3, 5 ms. The vertices within a, b >= 0 (mean error):
+  //   through (1, 2) and (3, 5): 0.5 + 1.5 B -> 2, 3.5, 5 ms: 0, 1/6, 0 (0.0556), the best;
+  //   through (1, 2) and (2, 3): 1 + B -> 0, 0, 1/5 (0.0667); (2, 3) and (3, 5): a < 0, not allowed;
+  //   through the origin: 5/3 B -> 1/6, 1/9, 0 (0.0926); 1.5 B (0.117); 2 B (0.178);
+  //   constants 2, 3, 5 ms (0.311, 0.3, 0.72).
+  device.rows = {bmm(1, 2.0), bmm(2, 3.0), bmm(3, 5.0),
+                 [] { auto r = bmm(2, 2.0); r.k = 96; return r; }()};  // a shape seen once: left out
+  const auto grouped = batch_scaling_rows({{"gpu", device}}, FloorOptions{.min_latency_ms = 0});
+  ASSERT_EQ(grouped.at("gpu").rows.size(), 3u);
+  const ErrorSummary& s = affine_floor(grouped).at("gpu").at("bmm");
+  EXPECT_EQ(s.rows, 3u);
+  EXPECT_NEAR(s.mape_pct, 100.0 / 18, 1e-9);
+  EXPECT_DOUBLE_EQ(s.within_20pct, 1.0);
+  // Rows on a line with a fixed cost: the floor is zero, where one constant throughput is not.
+  DeviceRows line;
+  for (const std::int64_t batch : {4, 8, 16, 32}) line.rows.push_back(bmm(batch, 0.05 + 0.01 * static_cast<double>(batch)));
+  const auto line_groups = batch_scaling_rows({{"gpu", line}}, FloorOptions{.min_latency_ms = 0});
+  EXPECT_NEAR(affine_floor(line_groups).at("gpu").at("bmm").mape_pct, 0.0, 1e-9);
+  EXPECT_GT(batch_scaling_floor(line_groups).at("gpu").at("bmm").mape_pct, 10.0);
+}
+
 }  // namespace dse

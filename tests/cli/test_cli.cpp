@@ -116,6 +116,11 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   EXPECT_GT(floor_rows, 0);
   EXPECT_LE(floor_rows, 75);
   EXPECT_EQ(floor["model"]["t4"]["ln"]["rows"].get<int>(), floor_rows);
+  // The fixed-plus-per-item floor takes short rows too (every T4 layer-norm shape ran at 3+ batch sizes).
+  const auto& affine = json["affine_floor"];
+  EXPECT_GT(affine["floor"]["t4"]["ln"]["rows"].get<int>(), floor_rows);
+  EXPECT_EQ(affine["model"]["t4"]["ln"]["rows"], affine["floor"]["t4"]["ln"]["rows"]);
+  EXPECT_LE(affine["floor"]["t4"]["ln"]["mape_pct"].get<double>(), affine["model"]["t4"]["ln"]["mape_pct"].get<double>());
   // The clocks behind the predictions: the T4's SGEMM (FP16 / SGEMM rate 8, the reference) at its
   // 585 MHz base x the default headroom, its FP16 tensor-core GEMMs (the heaviest load) at the base
   // clock; the P100 has no tensor cores.
