@@ -98,12 +98,9 @@ void print_clocks(std::FILE* out, const nlohmann::json& clocks) {
 }
 
 nlohmann::json calibration_json(const KernelCalibration& c) {
-  return {{"gemm_efficiency", c.gemm_efficiency},     {"vector_efficiency", c.vector_efficiency},
-          {"memory_efficiency", c.memory_efficiency}, {"launch_overhead_us", c.launch_overhead_us},
-          {"timing_floor_us", c.timing_floor_us},
-          {"saturating_warps", c.saturating_warps},   {"base_clock_headroom", c.base_clock_headroom},
-          {"headroom_rate_exponent", c.headroom_rate_exponent},
-          {"gemm_block_overhead_cycles", c.gemm_block_overhead_cycles}};
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [name, value] : kernel_calibration_parameters(c)) json[name] = value;
+  return json;
 }
 
 int validate_kernels(const ValidateOptions& options) {

@@ -96,7 +96,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 8;
+constexpr int kParameters = 9;
 
 KernelCalibration from_vector(const Eigen::VectorXd& x) {
   KernelCalibration c;
@@ -108,6 +108,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
   c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
   c.headroom_rate_exponent = std::clamp(x[7], -1.0, 1.0);
+  c.l2_reread_bytes_per_clock = std::exp(x[8]);
   return c;
 }
 
@@ -117,7 +118,8 @@ Eigen::VectorXd to_vector(const KernelCalibration& c) {
   const std::array values{std::log(c.gemm_efficiency),   std::log(c.vector_efficiency),
                           std::log(c.memory_efficiency), std::log(c.timing_floor_us),
                           std::log(c.saturating_warps),  std::log(c.base_clock_headroom),
-                          std::log1p(c.gemm_block_overhead_cycles), c.headroom_rate_exponent};
+                          std::log1p(c.gemm_block_overhead_cycles), c.headroom_rate_exponent,
+                          std::log(c.l2_reread_bytes_per_clock)};
   static_assert(values.size() == kParameters);
   return Eigen::Map<const Eigen::VectorXd>(values.data(), kParameters);
 }

@@ -40,14 +40,19 @@ const Tile* batched_sgemm_tile(const std::string& architecture) {
   return nullptr;
 }
 
-// DRAM bytes of a one-row-per-block kernel's `extra_reads` further passes over its `rows` rows of
-// `row_bytes`. A pass after the first finds the row in L2 when the rows of every resident block fit
-// there; the share that fits is min(1, L2 / their bytes).
-double row_reread_bytes(const Kernel& kernel, const GpuSpec& spec, double row_bytes, std::int64_t rows, int extra_reads) {
+// Adds to a one-row-per-block kernel the traffic of its `extra_reads` further passes over its
+// `rows` rows of `row_bytes`. A pass after the first finds the row in the SM's L1 when the rows of
+// the blocks resident on the SM fit there (the share that fits: min(1, L1 / their bytes)); what
+// misses finds it in L2 when the rows of every resident block fit there (min(1, L2 / their bytes)),
+// and DRAM serves the rest.
+void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std::int64_t rows, int extra_reads) {
   const std::int64_t resident = std::min(kernel.blocks, blocks_per_wave(kernel, spec.sm, spec.sm_count));
-  const double in_flight = static_cast<double>(resident) * row_bytes;
-  const double hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, in_flight));
-  return extra_reads * (1.0 - hit) * row_bytes * static_cast<double>(rows);
+  const double per_sm = std::max(1.0, static_cast<double>(resident) / spec.sm_count) * row_bytes;
+  const double l1_hit = std::min(1.0, spec.l1_cache_kib * 1024 / per_sm);
+  const double l2_hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, static_cast<double>(resident) * row_bytes));
+  const double missing_l1 = extra_reads * (1.0 - l1_hit) * row_bytes * static_cast<double>(rows);
+  kernel.l2_hit_bytes += missing_l1 * l2_hit;
+  kernel.dram_bytes += missing_l1 * (1.0 - l2_hit);
 }
 
 }  // namespace
@@ -166,7 +171,7 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = 128;
     // PyTorch's vectorized_layer_norm_kernel reads its row twice: moments, then normalise.
-    if (op.kind == OpKind::layernorm) kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), row_bytes, rows, 1);
+    if (op.kind == OpKind::layernorm) add_row_rereads(kernel, timer.spec(), row_bytes, rows, 1);
   } else if (op.kind == OpKind::softmax && row <= 1024 && row_bytes <= 4096) {
     // PyTorch's softmax_warp_forward (taken when the row has at most 1,024 elements and 4,096
     // bytes): a warp holds a row in registers, four warps per block.
@@ -181,7 +186,7 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     while (block < max_block) block *= 2;
     kernel.blocks = std::max<std::int64_t>(1, rows);
     kernel.threads_per_block = static_cast<int>(std::max<std::int64_t>(block, 32));
-    kernel.dram_bytes += row_reread_bytes(kernel, timer.spec(), row_bytes, rows, 2);
+    add_row_rereads(kernel, timer.spec(), row_bytes, rows, 2);
   } else {
     kernel.threads_per_block = 128;
     kernel.blocks = std::max<std::int64_t>(1, (elements + 511) / 512);  // 4 elements per thread

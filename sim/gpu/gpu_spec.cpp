@@ -89,6 +89,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();
   spec.dram_bandwidth_gbps = root.param<double>("dram_bandwidth_gbps").in_range(1, 1e6).required();
   spec.l2_cache_mib = root.param<double>("l2_cache_mib").in_range(0, 65536).required();
+  spec.l1_cache_kib = root.param<double>("l1_cache_kib").in_range(0, 65536).required();
   spec.tdp_w = root.param<double>("tdp_w").in_range(1, 100000).required();
   if (const ConfigNode* limits = root.find("power_limit_w")) {
     limits->expect_map("the power-limit range: min, max (W)");

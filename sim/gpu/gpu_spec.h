@@ -41,6 +41,9 @@ struct GpuSpec {
   double memory_gib = 0;
   double dram_bandwidth_gbps = 0;  // GB/s, 1e9 bytes per second
   double l2_cache_mib = 0;
+  // L1 data cache per SM that a kernel using a few KB of shared memory gets (on Volta and later the
+  // L1 + shared capacity less the smallest shared-memory carve-out that holds them).
+  double l1_cache_kib = 0;
   double tdp_w = 0;
   // From nvidia-smi where a sourced reading exists (absent otherwise; each spec says which it has):
   std::optional<SupportedClocks> supported_clocks;

@@ -16,6 +16,7 @@ struct Kernel {
   int shared_bytes_per_block = 0;
   double flops = 0;               // arithmetic of the whole launch
   double dram_bytes = 0;          // DRAM traffic of the whole launch
+  double l2_hit_bytes = 0;        // further reads the L2 serves (re-reads that miss L1 but hit L2)
   std::string compute_type = "fp32";
   bool matrix = false;            // runs on tensor cores when the type has them
 };

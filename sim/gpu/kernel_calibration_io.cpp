@@ -16,6 +16,7 @@ constexpr Field kFields[] = {
     {"gemm_block_overhead_cycles", &KernelCalibration::gemm_block_overhead_cycles, 0, 1e7},
     {"vector_efficiency", &KernelCalibration::vector_efficiency, 0.01, 1.0},
     {"memory_efficiency", &KernelCalibration::memory_efficiency, 0.01, 1.0},
+    {"l2_reread_bytes_per_clock", &KernelCalibration::l2_reread_bytes_per_clock, 0.01, 1024},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
     {"timing_floor_us", &KernelCalibration::timing_floor_us, 0, 1e5},
     {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
@@ -43,12 +44,18 @@ KernelCalibration read_kernel_calibration(const ConfigNode& root) {
   return calibration;
 }
 
+std::vector<std::pair<std::string, double>> kernel_calibration_parameters(const KernelCalibration& calibration) {
+  std::vector<std::pair<std::string, double>> parameters;
+  for (const auto& field : kFields) parameters.emplace_back(field.name, calibration.*field.member);
+  return parameters;
+}
+
 std::string kernel_calibration_yaml(const KernelCalibration& calibration, const std::vector<std::string>& fitted_on,
                                     const std::string& source) {
   std::string yaml = "calibration: kernel_timer\nfitted_on: [";
   for (std::size_t i = 0; i < fitted_on.size(); ++i) yaml += (i ? ", " : "") + fitted_on[i];
   yaml += "]\nsource: \"" + source + "\"\nparameters:\n";
-  for (const auto& field : kFields) yaml += fmt::format("  {}: {:.6g}\n", field.name, calibration.*field.member);
+  for (const auto& [name, value] : kernel_calibration_parameters(calibration)) yaml += fmt::format("  {}: {:.6g}\n", name, value);
   return yaml;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/config/config_node.h"
@@ -16,6 +17,8 @@
 namespace dse {
 
 KernelCalibration read_kernel_calibration(const ConfigNode& root);
+// Every parameter by its file name, in file order.
+std::vector<std::pair<std::string, double>> kernel_calibration_parameters(const KernelCalibration& calibration);
 std::string kernel_calibration_yaml(const KernelCalibration& calibration, const std::vector<std::string>& fitted_on,
                                     const std::string& source);
 

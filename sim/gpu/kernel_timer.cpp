@@ -70,6 +70,9 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;
   const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
   const double block_bytes = kernel.dram_bytes / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const double l2_bandwidth = calibration_.l2_reread_bytes_per_clock * spec_.sm_count * clock_mhz * 1e6;
+  const double block_l2_seconds =
+      kernel.l2_hit_bytes / l2_bandwidth / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
   const int warps_per_block = (kernel.threads_per_block + 31) / 32;
 
   // One wave with `blocks` blocks spread over the SMs.
@@ -81,7 +84,7 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
     const double block_overhead_s =
         kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
     const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s);
-    const double memory = static_cast<double>(blocks) * block_bytes / bandwidth;
+    const double memory = static_cast<double>(blocks) * (block_bytes / bandwidth + block_l2_seconds);
     compute_total += compute;
     memory_total += memory;
     return std::max(compute, memory);

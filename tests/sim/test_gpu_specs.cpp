@@ -63,10 +63,22 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
   // Every spec that has them keeps base and boost inside the list and the TDP inside the limits.
   for (const auto& name : catalog.names("gpu")) {
     const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
-    if (spec.supported_clocks) EXPECT_LE(spec.supported_clocks->min_mhz, spec.base_clock_mhz) << name;
-    if (spec.power_limit_min_w) EXPECT_LE(*spec.power_limit_min_w, spec.tdp_w) << name;
-    if (spec.idle_w) EXPECT_LT(*spec.idle_w, spec.tdp_w) << name;
+    if (spec.supported_clocks) {
+      EXPECT_LE(spec.supported_clocks->min_mhz, spec.base_clock_mhz) << name;
+    }
+    if (spec.power_limit_min_w) {
+      EXPECT_LE(*spec.power_limit_min_w, spec.tdp_w) << name;
+    }
+    if (spec.idle_w) {
+      EXPECT_LT(*spec.idle_w, spec.tdp_w) << name;
+    }
+    // The L1 a row kernel gets: the programming guide's 24 KB (6.0) or 48 KB (6.1) on Pascal; on
+    // Volta and later at most the L1 + shared capacity (128 KB on 7.0, 96 on 7.5, 192 on 8.0, 256 on 9.0).
+    EXPECT_GE(spec.l1_cache_kib, 24) << name;
+    EXPECT_LE(spec.l1_cache_kib, 256) << name;
   }
+  EXPECT_EQ(read_gpu_spec(load_config_file(*catalog.find("gpu", "p100_pcie"))).l1_cache_kib, 24);
+  EXPECT_EQ(read_gpu_spec(load_config_file(*catalog.find("gpu", "p4"))).l1_cache_kib, 48);
 }
 
 }  // namespace dse

@@ -170,21 +170,45 @@ TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
   EXPECT_DOUBLE_EQ(warp[0].dram_bytes, static_cast<double>(w.ops()[0].cost.bytes_read + w.ops()[0].cost.bytes_written));
 }
 
-TEST(Lowering, RowKernelsRereadFromL2WhenResidentRowsFit) {
+TEST(Lowering, RowKernelsRereadFromL1ThenL2) {
   // Layer norm over 32,768 rows of 1,600 floats (6,400 B): PyTorch reads each row twice. 128-thread
-  // blocks with 32 registers: 16 per SM (2,048 threads), one row each.
+  // blocks with 32 registers: 16 per SM (2,048 threads; the T4's 1,024 threads: 8), one row each.
   Graph g("ln");
   ops::layernorm(g, "ln", g.add_input("x", {32768, 1600}, DType::fp32));
   const Op& op = g.ops()[0];
   const double once = static_cast<double>(op.cost.bytes_read + op.cost.bytes_written);
-  // V100: 80 x 16 resident rows = 8,192,000 B against a 6 MiB L2: the second pass misses for the
-  // share that does not fit.
-  const KernelTimer v100(spec("v100_pcie"), KernelCalibration{});
-  const double miss = 1 - 6.0 * 1024 * 1024 / (80.0 * 16 * 6400);
-  EXPECT_DOUBLE_EQ(lower_op(g, op, v100)[0].dram_bytes, once + miss * 6400.0 * 32768);
-  // A100: 108 x 16 rows = 11 MB fit in 40 MiB: the second pass comes from L2.
-  const KernelTimer a100(spec("a100_pcie_40gb"), KernelCalibration{});
-  EXPECT_DOUBLE_EQ(lower_op(g, op, a100)[0].dram_bytes, once);
+  const double second_pass = 6400.0 * 32768;
+  // V100: 16 x 6,400 = 102,400 B per SM fit its 120 KiB of L1, and the T4's 8 rows its 64 KiB:
+  // the second pass comes from L1, at no cost.
+  for (const char* name : {"v100_pcie", "t4"}) {
+    const Kernel k = lower_op(g, op, KernelTimer(spec(name), KernelCalibration{}))[0];
+    EXPECT_DOUBLE_EQ(k.dram_bytes, once) << name;
+    EXPECT_DOUBLE_EQ(k.l2_hit_bytes, 0) << name;
+  }
+  // P100: 24 KiB of L1 (compute capability 6.0) hold 24,576 / 102,400 of the SM's rows; of the
+  // rest, 56 x 16 x 6,400 = 5,734,400 B of resident rows against a 4 MiB L2 hit in proportion.
+  const Kernel p100 = lower_op(g, op, KernelTimer(spec("p100_pcie"), KernelCalibration{}))[0];
+  const double missing_l1 = (1 - 24576.0 / 102400) * second_pass;
+  const double l2_hit = 4194304.0 / 5734400;
+  EXPECT_DOUBLE_EQ(p100.l2_hit_bytes, missing_l1 * l2_hit);
+  EXPECT_DOUBLE_EQ(p100.dram_bytes, once + missing_l1 * (1 - l2_hit));
+}
+
+TEST(KernelTimer, L2HitsTakeTimeAtTheirPerSmRate) {
+  // One wave of memory-only blocks: the L2's bytes arrive at l2_reread_bytes_per_clock per SM per
+  // clock (the vector kernels' clock), beside the DRAM's.
+  const GpuSpec p100 = spec("p100_pcie");
+  KernelCalibration calibration;
+  const KernelTimer timer(p100, calibration);
+  Kernel k;
+  k.blocks = 56;
+  k.threads_per_block = 1024;
+  k.dram_bytes = 0;
+  const double base = timer.time(k).seconds;
+  k.l2_hit_bytes = 1e9;
+  const double rate = calibration.l2_reread_bytes_per_clock * 56 * timer.sustained_clock_mhz() * 1e6;
+  EXPECT_NEAR(timer.time(k).seconds - base, 1e9 / rate, 1e-12);
+  EXPECT_EQ(timer.time(k).bound, "memory");
 }
 
 }  // namespace dse
