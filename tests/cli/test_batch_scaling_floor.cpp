@@ -59,7 +59,8 @@ TEST(AffineFloor, BestFixedPlusPerItemCostPerShape) {
                  [] { auto r = bmm(2, 2.0); r.k = 96; return r; }()};  // a shape seen once: left out
   const auto grouped = batch_scaling_rows({{"gpu", device}}, FloorOptions{.min_latency_ms = 0});
   ASSERT_EQ(grouped.at("gpu").rows.size(), 3u);
-  const ErrorSummary& s = affine_floor(grouped).at("gpu").at("bmm");
+  const ErrorTable floor = affine_floor(grouped);
+  const ErrorSummary& s = floor.at("gpu").at("bmm");
   EXPECT_EQ(s.rows, 3u);
   EXPECT_NEAR(s.mape_pct, 100.0 / 18, 1e-9);
   EXPECT_DOUBLE_EQ(s.within_20pct, 1.0);
