@@ -24,8 +24,9 @@ struct KernelCalibration {
   double vector_efficiency = 0.60;     // the same for elementwise / reduction kernels
   double memory_efficiency = 0.737;    // fraction of DRAM bandwidth a streaming kernel reaches
   // Bytes per SM per clock that re-reads missing L1 but hitting L2 arrive at (the L2's slices
-  // and the SMs' outstanding requests both scale with SMs x clock). NVIDIA publishes no L2
-  // bandwidth, so it is fitted.
+  // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
+  // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,
+  // 47 and 26 per SM), and a row kernel's dependent passes reach a fraction of it.
   double l2_reread_bytes_per_clock = 6.51;
   // Per kernel queued behind others on a stream: launch, ramp-up, drain. Not fitted: the
   // measurements time each op on its own, so their floor (below) hides it. CUDA.jl's documentation
