@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace dse {
@@ -16,38 +17,20 @@ GroupKey group_of(const KernelMeasurement& row) {
 
 double items(const KernelMeasurement& row) { return static_cast<double>(row.op == "linear" ? row.b * row.m : row.b); }
 
-double items_per_second(const KernelMeasurement& row) { return items(row) / (row.latency_ms * 1e-3); }
-
-// |x_i / c - 1| for the constant c minimising their sum: the sum is convex and piecewise linear in
-// 1 / c with kinks at 1 / x_i, so the best c is one of the x_i.
-std::vector<double> best_constant_errors(const std::vector<double>& throughputs) {
-  double best_sum = std::numeric_limits<double>::infinity();
-  double best_c = throughputs.front();
-  for (const double c : throughputs) {
-    double sum = 0;
-    for (const double x : throughputs) sum += std::abs(x / c - 1);
-    if (sum < best_sum) {
-      best_sum = sum;
-      best_c = c;
-    }
-  }
-  std::vector<double> errors;
-  for (const double x : throughputs) errors.push_back(std::abs(x / best_c - 1));
-  return errors;
-}
-
-// |a + b x_i - t_i| / t_i for the a, b >= 0 minimising their sum. The sum is convex and piecewise
-// linear in (a, b), so a minimum lies on a vertex of its pieces within a, b >= 0: a line through
-// two of the points, through one point and the origin (a = 0), or a constant through one (b = 0).
-// Groups are tens of rows, so trying every vertex (cubic in the rows) takes milliseconds.
-std::vector<double> best_affine_errors(const std::vector<double>& x, const std::vector<double>& t) {
+// |a + b x_i - t_i| / t_i for the a, b >= 0 minimising their sum, with a = 0 unless `fixed_cost`
+// (with a = 0, b is the time per item: the inverse of one constant throughput). The sum is convex and
+// piecewise linear in (a, b), so a minimum lies on a vertex of its pieces within a, b >= 0: a line
+// through one point and the origin (a = 0) or, with a fixed cost, through two of the points or a
+// constant through one (b = 0). Groups are tens of rows, so trying every vertex (cubic in the rows)
+// takes milliseconds.
+std::vector<double> best_line_errors(const std::vector<double>& x, const std::vector<double>& t, bool fixed_cost) {
   const std::size_t n = x.size();
   const auto sum_for = [&](double a, double b) {
     double sum = 0;
     for (std::size_t i = 0; i < n; ++i) sum += std::abs(a + b * x[i] - t[i]) / t[i];
     return sum;
   };
-  double best_a = t.front(), best_b = 0, best_sum = std::numeric_limits<double>::infinity();
+  double best_a = 0, best_b = 0, best_sum = std::numeric_limits<double>::infinity();
   const auto consider = [&](double a, double b) {
     if (a < 0 || b < 0) return;
     if (const double sum = sum_for(a, b); sum < best_sum) {
@@ -58,6 +41,7 @@ std::vector<double> best_affine_errors(const std::vector<double>& x, const std::
   };
   for (std::size_t i = 0; i < n; ++i) {
     consider(0, t[i] / x[i]);
+    if (!fixed_cost) continue;
     consider(t[i], 0);
     for (std::size_t j = i + 1; j < n; ++j) {
       if (x[j] == x[i]) continue;
@@ -70,16 +54,20 @@ std::vector<double> best_affine_errors(const std::vector<double>& x, const std::
   return errors;
 }
 
-// The errors `group_errors` gives each group of rows, summarised per device and op.
-template <typename GroupErrors>
-ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, GroupErrors group_errors) {
+// The errors of each group's best line (best_line_errors) over items and latency, summarised per
+// device and op.
+ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, bool fixed_cost) {
   ErrorTable table;
   for (const auto& [name, device] : grouped) {
-    std::map<GroupKey, std::vector<const KernelMeasurement*>> groups;
-    for (const auto& row : device.rows) groups[group_of(row)].push_back(&row);
+    std::map<GroupKey, std::pair<std::vector<double>, std::vector<double>>> groups;  // items, latency ms
+    for (const auto& row : device.rows) {
+      auto& [x, t] = groups[group_of(row)];
+      x.push_back(items(row));
+      t.push_back(row.latency_ms);
+    }
     std::map<std::string, std::vector<double>> errors;
-    for (const auto& [key, rows] : groups) {
-      const std::vector<double> list = group_errors(rows);
+    for (const auto& [key, points] : groups) {
+      const std::vector<double> list = best_line_errors(points.first, points.second, fixed_cost);
       auto& all = errors[std::get<0>(key)];
       all.insert(all.end(), list.begin(), list.end());
     }
@@ -89,7 +77,6 @@ ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, Gr
 }
 
 }  // namespace
-
 std::map<std::string, DeviceRows> batch_scaling_rows(const std::map<std::string, DeviceRows>& devices,
                                                      const FloorOptions& options) {
   std::map<std::string, DeviceRows> out;
@@ -107,22 +94,9 @@ std::map<std::string, DeviceRows> batch_scaling_rows(const std::map<std::string,
 }
 
 ErrorTable batch_scaling_floor(const std::map<std::string, DeviceRows>& grouped) {
-  return per_group_errors(grouped, [](const std::vector<const KernelMeasurement*>& rows) {
-    std::vector<double> throughputs;
-    for (const auto* row : rows) throughputs.push_back(items_per_second(*row));
-    return best_constant_errors(throughputs);
-  });
+  return per_group_errors(grouped, false);
 }
 
-ErrorTable affine_floor(const std::map<std::string, DeviceRows>& grouped) {
-  return per_group_errors(grouped, [](const std::vector<const KernelMeasurement*>& rows) {
-    std::vector<double> x, t;
-    for (const auto* row : rows) {
-      x.push_back(items(*row));
-      t.push_back(row->latency_ms);
-    }
-    return best_affine_errors(x, t);
-  });
-}
+ErrorTable affine_floor(const std::map<std::string, DeviceRows>& grouped) { return per_group_errors(grouped, true); }
 
 }  // namespace dse

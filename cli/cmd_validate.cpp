@@ -143,19 +143,20 @@ int validate_kernels(const ValidateOptions& options) {
   const FloorOptions all_rows{.min_latency_ms = 0};
   auto long_groups = batch_scaling_rows(devices, long_rows);
   auto all_groups = batch_scaling_rows(devices, all_rows);
+  ErrorTable long_floor = batch_scaling_floor(long_groups), all_floor = affine_floor(all_groups);
   std::vector<FloorReport> floors;
   floors.push_back({"batch_scaling_floor",
                     fmt::format("batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, "
                                 "each shape at its best\nconstant throughput (no model whose speed depends on the "
                                 "per-item shape alone does better)",
                                 long_rows.min_latency_ms, long_rows.min_group_rows - 1),
-                    long_groups, batch_scaling_floor(long_groups), {}, {}});
+                    std::move(long_groups), std::move(long_floor), {}, {}});
   floors.push_back({"affine_floor",
                     fmt::format("fixed-plus-per-item floor: every row whose shape also ran at {}+ other batch sizes, "
                                 "each shape at its best\nlatency = a + b x items, a, b >= 0 (no model whose time for "
                                 "a shape is a fixed cost plus a per-item cost does better)",
                                 all_rows.min_group_rows - 1),
-                    all_groups, affine_floor(all_groups), {}, {}});
+                    std::move(all_groups), std::move(all_floor), {}, {}});
   for (auto& report : floors) report.model = evaluate(report.grouped, calibration);
 
   if (!options.save_calibration.empty()) {

@@ -49,7 +49,8 @@ void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std:
   const std::int64_t resident = std::min(kernel.blocks, blocks_per_wave(kernel, spec.sm, spec.sm_count));
   const double per_sm = std::max(1.0, static_cast<double>(resident) / spec.sm_count) * row_bytes;
   const double l1_hit = std::min(1.0, spec.l1_cache_kib * 1024 / per_sm);
-  const double l2_hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / std::max(1.0, static_cast<double>(resident) * row_bytes));
+  const double all_sms = std::max(1.0, static_cast<double>(resident) * row_bytes);
+  const double l2_hit = std::min(1.0, spec.l2_cache_mib * 1024 * 1024 / all_sms);
   const double missing_l1 = extra_reads * (1.0 - l1_hit) * row_bytes * static_cast<double>(rows);
   kernel.l2_hit_bytes += missing_l1 * l2_hit;
   kernel.dram_bytes += missing_l1 * (1.0 - l2_hit);

@@ -7,6 +7,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_spec.h"
+#include "tests/sim/catalog_gpu.h"
 
 namespace dse {
 
@@ -77,8 +78,8 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
     EXPECT_GE(spec.l1_cache_kib, 24) << name;
     EXPECT_LE(spec.l1_cache_kib, 256) << name;
   }
-  EXPECT_EQ(read_gpu_spec(load_config_file(*catalog.find("gpu", "p100_pcie"))).l1_cache_kib, 24);
-  EXPECT_EQ(read_gpu_spec(load_config_file(*catalog.find("gpu", "p4"))).l1_cache_kib, 48);
+  EXPECT_EQ(test::catalog_gpu("p100_pcie").l1_cache_kib, 24);
+  EXPECT_EQ(test::catalog_gpu("p4").l1_cache_kib, 48);
 }
 
 }  // namespace dse
