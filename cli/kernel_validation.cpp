@@ -104,7 +104,7 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.vector_efficiency = std::min(1.0, std::exp(x[1]));
   c.memory_efficiency = std::min(1.0, std::exp(x[2]));
   c.timing_floor_us = std::exp(x[3]);
-  c.saturating_warps = std::exp(x[4]);
+  c.saturating_warps_per_scheduler = std::max(1.0, std::exp(x[4]));
   c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
   c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
   c.headroom_rate_exponent = std::clamp(x[7], -1.0, 1.0);
@@ -117,7 +117,7 @@ Eigen::VectorXd to_vector(const KernelCalibration& c) {
   // initializer would leave it uninitialised in a release build).
   const std::array values{std::log(c.gemm_efficiency),   std::log(c.vector_efficiency),
                           std::log(c.memory_efficiency), std::log(c.timing_floor_us),
-                          std::log(c.saturating_warps),  std::log(c.base_clock_headroom),
+                          std::log(c.saturating_warps_per_scheduler),  std::log(c.base_clock_headroom),
                           std::log1p(c.gemm_block_overhead_cycles), c.headroom_rate_exponent,
                           std::log(c.l2_reread_bytes_per_clock)};
   static_assert(values.size() == kParameters);

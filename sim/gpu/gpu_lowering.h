@@ -4,9 +4,9 @@
 // tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 4x2 outputs per thread,
 // oriented as cuBLAS's column-major kernels cover the output) and split-K factors 1-8 (only when
 // the output tiles cannot fill one wave, as cuBLAS does), and keep the fastest on this GPU, as
-// cuBLAS's heuristics aim to. Strided-batched GEMMs (matmul ops) are never split, and in FP32 on the
-// architectures where cuBLAS runs one batched SGEMM kernel for every shape (Pascal; Ampere and
-// Ada) they get its tile. On CUDA cores a main loop reaches ab / (ab + 0.75) of the peak for an
+// cuBLAS's heuristics aim to. Strided-batched GEMMs (matmul ops) are never split, and in FP32 they
+// get the tiles cuBLAS's batched SGEMM runs on the architecture: its one kernel on Pascal, Ampere
+// and Ada; the fastest of its four on Volta and Turing. On CUDA cores a main loop reaches ab / (ab + 0.75) of the peak for an
 // a x b per-thread tile (0.75 issue slots per k step that do not dual-issue with the FFMAs, as
 // counted in maxas's SGEMM); tensor-core tiles are not penalised this way.
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);

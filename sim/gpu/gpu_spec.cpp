@@ -98,13 +98,14 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   }
   spec.idle_w = root.param<double>("idle_w").in_range(0, spec.tdp_w).optional();
   const ConfigNode& sm = root.at("sm", "per-SM limits");
-  sm.expect_map("per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib");
+  sm.expect_map("per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib, warp_schedulers");
   spec.sm.max_threads = sm.param<int>("max_threads").in_range(32, 65536).required();
   spec.sm.max_blocks = sm.param<int>("max_blocks").in_range(1, 1024).required();
   spec.sm.registers = sm.param<int>("registers").in_range(1024, 1 << 22).required();
   spec.sm.shared_memory_kib = sm.param<int>("shared_memory_kib").in_range(1, 1 << 16).required();
   spec.sm.max_shared_per_block_kib =
       sm.param<int>("max_shared_per_block_kib").in_range(1, spec.sm.shared_memory_kib).required();
+  spec.sm.warp_schedulers = sm.param<int>("warp_schedulers").in_range(1, 16).required();
   spec.fp32_lanes_shared_with_int32 = root.param<int>("fp32_lanes_shared_with_int32").in_range(0, 1024).with_default(0);
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
             spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);

@@ -20,6 +20,7 @@ struct SmLimits {
   int registers = 0;             // 32-bit registers per SM
   int shared_memory_kib = 0;     // shared memory per SM usable by blocks
   int max_shared_per_block_kib = 0;
+  int warp_schedulers = 0;       // warp schedulers (SM partitions), each issuing to its own share of the lanes
 };
 
 // The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.

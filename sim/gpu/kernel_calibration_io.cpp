@@ -19,7 +19,7 @@ constexpr Field kFields[] = {
     {"l2_reread_bytes_per_clock", &KernelCalibration::l2_reread_bytes_per_clock, 0.01, 1024},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
     {"timing_floor_us", &KernelCalibration::timing_floor_us, 0, 1e5},
-    {"saturating_warps", &KernelCalibration::saturating_warps, 0.01, 1024},
+    {"saturating_warps_per_scheduler", &KernelCalibration::saturating_warps_per_scheduler, 1, 64},
     {"base_clock_headroom", &KernelCalibration::base_clock_headroom, 1, 10},
     {"headroom_rate_exponent", &KernelCalibration::headroom_rate_exponent, -1, 1},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},

@@ -80,7 +80,8 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   const auto wave_time = [&](std::int64_t blocks) {
     const std::int64_t per_sm = ceil_div(blocks, spec_.sm_count);  // on the busiest SM
     const double warps = static_cast<double>(per_sm * warps_per_block);
-    const double latency_hiding = std::min(1.0, warps / calibration_.saturating_warps);
+    const double latency_hiding =
+        std::min(1.0, warps / (spec_.sm.warp_schedulers * calibration_.saturating_warps_per_scheduler));
     const double block_overhead_s =
         kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
     const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s);

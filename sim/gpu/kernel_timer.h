@@ -15,19 +15,19 @@ namespace dse {
 // them; `device: {calibration: FILE}` loads them, see kernel_calibration_io.h).
 // Defaults: the fit to all NeuSight rows (linear, bmm, layer norm, softmax on P4, P100, V100, T4,
 // A100 PCIe 40GB, L4), reproduced by `scripts/update_validation_doc.sh` (docs/validation.md).
-// vector_efficiency and saturating_warps are not identifiable from those rows (their vector
-// kernels are memory-bound; every measured kernel has warps enough) and keep their starting values.
+// vector_efficiency is not identifiable from those rows (their vector kernels are memory-bound)
+// and keeps its starting value.
 struct KernelCalibration {
   // Fraction of the SM's peak FLOP rate a GEMM main loop reaches, beyond the SIMT per-thread
   // tile's issue cost (sim/gpu/gpu_lowering.h).
-  double gemm_efficiency = 0.945;
+  double gemm_efficiency = 0.946;
   double vector_efficiency = 0.60;     // the same for elementwise / reduction kernels
   double memory_efficiency = 0.737;    // fraction of DRAM bandwidth a streaming kernel reaches
   // Bytes per SM per clock that re-reads missing L1 but hitting L2 arrive at (the L2's slices
   // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
   // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,
   // 47 and 26 per SM), and a row kernel's dependent passes reach a fraction of it.
-  double l2_reread_bytes_per_clock = 6.51;
+  double l2_reread_bytes_per_clock = 6.50;
   // Per kernel queued behind others on a stream: launch, ramp-up, drain. Not fitted: the
   // measurements time each op on its own, so their floor (below) hides it. CUDA.jl's documentation
   // (cuda.juliagpu.org, "Graphs") measures 80 small broadcast kernels launched one by one at 260 us,
@@ -38,9 +38,13 @@ struct KernelCalibration {
   // the rest of a short GEMM's time to its blocks' fixed cost (below). Added once per measured row by
   // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
   // back.
-  double timing_floor_us = 21.9;
-  double saturating_warps = 1.55;      // resident warps per SM needed to hide latency
-  double gemm_block_overhead_cycles = 762;  // per GEMM thread block: prologue, epilogue, C write
+  double timing_floor_us = 21.7;
+  // Resident warps per warp scheduler that keep its lanes busy. A warp issues on one of the SM's
+  // schedulers (GpuSpec::sm.warp_schedulers, each with its share of the lanes), so an SM with
+  // fewer warps than schedulers leaves lanes idle: a 64-thread GEMM block alone on a Volta SM
+  // reaches half its rate. Fitted (1.10; at least 1).
+  double saturating_warps_per_scheduler = 1.10;
+  double gemm_block_overhead_cycles = 804;  // per GEMM thread block: prologue, epilogue, C write
   // Sustained clock: NVIDIA rates a GPU's base clock as the clock it holds at its TDP under its
   // heaviest load, its densest FP16 math (tensor cores; packed FP16 on the P100). Lighter math
   // draws less, by more the further that FP16 rate outruns it, so a GEMM runs at base x headroom,
@@ -50,8 +54,8 @@ struct KernelCalibration {
   // (ratio 16) sustains 1.26 GHz, the T4 0.79, the L4 (6.4) 1.01; the P100 and P4 their base
   // clocks, the V100 PCIe its boost clock; an FP16 tensor-core GEMM runs at the base clock.
   // Vector kernels run at the SGEMM's clock.
-  double base_clock_headroom = 1.352;
-  double headroom_rate_exponent = 0.280;
+  double base_clock_headroom = 1.354;
+  double headroom_rate_exponent = 0.278;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver. Not fitted: the
   // NeuSight GPUs include one such GPU (L4), so a fit could not be checked on a held-out one; 0.25
   // reflects GEMM loops issuing about one integer instruction per four FMAs on those lanes.

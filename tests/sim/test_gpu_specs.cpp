@@ -77,6 +77,8 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
     // Volta and later at most the L1 + shared capacity (128 KB on 7.0, 96 on 7.5, 192 on 8.0, 256 on 9.0).
     EXPECT_GE(spec.l1_cache_kib, 24) << name;
     EXPECT_LE(spec.l1_cache_kib, 256) << name;
+    // Four warp schedulers per SM on every architecture here but GP100 (compute capability 6.0).
+    EXPECT_EQ(spec.sm.warp_schedulers, spec.compute_capability == 6.0 ? 2 : 4) << name;
   }
   EXPECT_EQ(test::catalog_gpu("p100_pcie").l1_cache_kib, 24);
   EXPECT_EQ(test::catalog_gpu("p4").l1_cache_kib, 48);

@@ -96,6 +96,26 @@ TEST(KernelTimer, MoreWorkTakesLongerAndWavesQuantise) {
   EXPECT_EQ(timer.time(k).waves, 2);
 }
 
+TEST(KernelTimer, WarpsFewerThanSchedulersLeaveLanesIdle) {
+  KernelCalibration calibration;
+  calibration.saturating_warps_per_scheduler = 1;
+  calibration.gemm_block_overhead_cycles = 0;
+  // One GEMM block per SM, the same work per block, no DRAM traffic: only the warps differ.
+  const auto busy_seconds = [&](const std::string& gpu, int threads) {
+    const KernelTimer timer(spec(gpu), calibration);
+    Kernel k = sgemm(threads, 32);
+    k.matrix = true;
+    k.blocks = timer.spec().sm_count;
+    k.flops = 1e6 * static_cast<double>(k.blocks);
+    return timer.time(k).seconds - calibration.launch_overhead_us * 1e-6;
+  };
+  // Volta has 4 schedulers per SM: a 2-warp block keeps 2 of them busy, half the rate of 4 warps.
+  EXPECT_NEAR(busy_seconds("v100_pcie", 64) / busy_seconds("v100_pcie", 128), 2.0, 1e-9);
+  EXPECT_NEAR(busy_seconds("v100_pcie", 128) / busy_seconds("v100_pcie", 256), 1.0, 1e-9);
+  // GP100 (P100) has 2: a 2-warp block already keeps both busy.
+  EXPECT_NEAR(busy_seconds("p100_pcie", 64) / busy_seconds("p100_pcie", 128), 1.0, 1e-9);
+}
+
 TEST(Lowering, GemmPicksSplitKForFewTilesAndLongK) {
   const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
   // 128 x 128 output (one or a few tiles) with K = 65,536: splitting K fills the 108 SMs.
@@ -128,11 +148,18 @@ TEST(Lowering, BatchedSgemmRunsTheFamilysKernelUnsplit) {
   // Its 8 x 8 outputs per thread take 64 FFMAs per k step, plus 6 single-issue instructions per 8
   // steps (maxas's count): the issue slots of 64.75 FFMAs, as extra work.
   EXPECT_DOUBLE_EQ(pascal[0].flops, 2.0 * 256 * 128 * 256 * 512 * 64.75 / 64);
-  // On Volta the tile is dse's fastest, and a batch too small to fill the GPU is still not split
-  // (all 8,467 NeuSight bmm rows launch batch x output tiles blocks).
+  // On Volta the tile is the fastest of the family's four, and a batch too small to fill the GPU is
+  // still not split (all 8,467 NeuSight bmm rows launch batch x output tiles blocks).
   const KernelTimer v100(spec("v100_pcie"), KernelCalibration{});
   const auto volta = lower_gemm({2, 128, 128, 65536}, "fp32", false, 4, 0, v100, true);
   EXPECT_EQ(volta[0].name.find("splitk"), std::string::npos) << volta[0].name;
+  // Never 128 x 128 or a sliced tile: a large batch that 128 x 128 would suit, and a small output
+  // that the 32 x 32 sliced tile would fit best, get one of the four.
+  for (const GemmView gemm : {GemmView{64, 1024, 1024, 1024}, GemmView{64, 30, 30, 512}}) {
+    const std::string name = lower_gemm(gemm, "fp32", false, 4, 0, v100, true)[0].name;
+    EXPECT_TRUE(name == "sgemm_64x128" || name == "sgemm_64x64" || name == "sgemm_128x32" || name == "sgemm_32x128")
+        << name;
+  }
   // The same GEMM unbatched is split (the rule above).
   const auto single = lower_gemm({1, 128, 128, 65536}, "fp32", false, 4, 0, v100);
   EXPECT_NE(single[0].name.find("splitk"), std::string::npos) << single[0].name;
