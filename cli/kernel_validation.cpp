@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "models/base/errors.h"
@@ -32,6 +34,27 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
   return out;
 }
 
+namespace {
+
+struct NeusightElementwise {
+  OpKind kind;
+  bool binary = false;  // two operands
+  bool scalar = false;  // the second is a Python scalar ("addu": x + 2.0)
+};
+
+std::optional<NeusightElementwise> neusight_elementwise(const std::string& op) {
+  static const std::map<std::string, NeusightElementwise, std::less<>> kOps = {
+      {"add", {OpKind::add, true, false}},  {"mul", {OpKind::mul, true, false}},  {"div", {OpKind::div, true, false}},
+      {"pow", {OpKind::pow, true, false}},  {"addu", {OpKind::add, true, true}},  {"mulu", {OpKind::mul, true, true}},
+      {"divu", {OpKind::div, true, true}},  {"powu", {OpKind::pow, true, true}},  {"relu", {OpKind::relu}},
+      {"gelu", {OpKind::gelu}},             {"tanh", {OpKind::tanh}},
+  };
+  const auto it = kOps.find(op);
+  return it == kOps.end() ? std::nullopt : std::optional(it->second);
+}
+
+}  // namespace
+
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
   Graph graph(row.op);
   const std::string& op = row.op;
@@ -49,8 +72,19 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
     ops::layernorm(graph, "ln", graph.add_input("x", {row.b, row.m}, DType::fp32));
   } else if (op == "softmax") {
     ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, DType::fp32), -1);
+  } else if (const auto elementwise = neusight_elementwise(op)) {
+    // NeuSight's elementwise rows (test/elem.csv) run over B x H floats: add, mul, div, pow of two
+    // such tensors; addu, mulu, divu, powu of one and a Python scalar (PyTorch's tensor-scalar
+    // kernels, two pointers each); relu, gelu, tanh of one.
+    const auto x = graph.add_input("x", {row.b, row.m}, DType::fp32);
+    if (elementwise->binary)
+      ops::binary(graph, op, elementwise->kind, x,
+                  graph.add_input("y", elementwise->scalar ? Shape{1} : Shape{row.b, row.m}, DType::fp32));
+    else
+      ops::unary(graph, op, elementwise->kind, x);
   } else {
-    throw UserError(row.file + ":" + std::to_string(row.line) + ": OPName: expected linear, bmm, ln or softmax, found '" + op + "'");
+    throw UserError(row.file + ":" + std::to_string(row.line) + ": OPName: expected linear, bmm, ln, softmax or an " +
+                    "elementwise op (add, mul, div, pow, addu, mulu, divu, powu, relu, gelu, tanh), found '" + op + "'");
   }
   return lower_op(graph, graph.ops().back(), timer);
 }

@@ -25,6 +25,28 @@ DeviceRows synthetic_rows(const std::string& gpu, const KernelCalibration& truth
   return device;
 }
 
+TEST(KernelValidation, ElementwiseRowsStreamTheirOperands) {
+  // NeuSight's elem.csv: add of two B x H tensors reads two and writes one; addu (tensor + Python
+  // scalar) reads one; relu reads one. All are one memory-bound kernel.
+  const KernelTimer timer(test::catalog_gpu("v100_pcie"), KernelCalibration{});
+  const auto bytes = [&](const std::string& op) {
+    KernelMeasurement row;
+    row.op = op;
+    row.b = 32768;
+    row.m = 1024;
+    const auto kernels = predict_kernels(row, timer);
+    EXPECT_EQ(kernels.size(), 1u) << op;
+    return kernels.empty() ? 0.0 : kernels[0].dram_bytes;
+  };
+  const double tensor = 32768.0 * 1024 * 4;
+  EXPECT_DOUBLE_EQ(bytes("add"), 3 * tensor);
+  EXPECT_DOUBLE_EQ(bytes("pow"), 3 * tensor);
+  EXPECT_NEAR(bytes("addu"), 2 * tensor, 8);  // + the scalar's 4 bytes
+  EXPECT_NEAR(bytes("divu"), 2 * tensor, 8);
+  EXPECT_DOUBLE_EQ(bytes("relu"), 2 * tensor);
+  EXPECT_DOUBLE_EQ(bytes("gelu"), 2 * tensor);
+}
+
 TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
   KernelCalibration truth;
   truth.gemm_efficiency = 0.9;
