@@ -83,8 +83,9 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
     else
       ops::unary(graph, op, elementwise->kind, x);
   } else {
-    throw UserError(row.file + ":" + std::to_string(row.line) + ": OPName: expected linear, bmm, ln, softmax or an " +
-                    "elementwise op (add, mul, div, pow, addu, mulu, divu, powu, relu, gelu, tanh), found '" + op + "'");
+    throw UserError(row.file + ":" + std::to_string(row.line) +
+                    ": OPName: expected linear, bmm, ln, softmax or an elementwise op (add, mul, div, pow, addu, "
+                    "mulu, divu, powu, relu, gelu, tanh), found '" + op + "'");
   }
   return lower_op(graph, graph.ops().back(), timer);
 }

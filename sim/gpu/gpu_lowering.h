@@ -6,9 +6,10 @@
 // the output tiles cannot fill one wave, as cuBLAS does), and keep the fastest on this GPU, as
 // cuBLAS's heuristics aim to. Strided-batched GEMMs (matmul ops) are never split, and in FP32 they
 // get the tiles cuBLAS's batched SGEMM runs on the architecture: its one kernel on Pascal, Ampere
-// and Ada; the fastest of its four on Volta and Turing. On CUDA cores a main loop reaches ab / (ab + 0.75) of the peak for an
-// a x b per-thread tile (0.75 issue slots per k step that do not dual-issue with the FFMAs, as
-// counted in maxas's SGEMM); tensor-core tiles are not penalised this way.
+// and Ada; the fastest of its four on Volta and Turing. On CUDA cores a main loop reaches
+// ab / (ab + 0.75) of the peak for an a x b per-thread tile (0.75 issue slots per k step that do
+// not dual-issue with the FFMAs, as counted in maxas's SGEMM); tensor-core tiles are not penalised
+// this way.
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
 // layer norm one 128-thread block per row, reading it twice; softmax over rows of up to 1,024
 // elements (4 KB) four rows per 128-thread block, read once (softmax_warp_forward), longer rows one
