@@ -8,7 +8,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <optional>
 #include <stdexcept>
 
 #include "models/base/errors.h"
@@ -36,21 +35,24 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
 
 namespace {
 
+// NeuSight's elementwise OPNames (test/elem.csv) and the op each runs over B x H floats: two such
+// tensors (add ... pow), one and a Python scalar (addu ... powu: PyTorch's tensor-scalar kernels,
+// two pointers each), or one (relu, gelu, tanh).
+enum class SecondOperand { none, tensor, scalar };
 struct NeusightElementwise {
   OpKind kind;
-  bool binary = false;  // two operands
-  bool scalar = false;  // the second is a Python scalar ("addu": x + 2.0)
+  SecondOperand second = SecondOperand::none;
 };
-
-std::optional<NeusightElementwise> neusight_elementwise(const std::string& op) {
+const std::map<std::string, NeusightElementwise, std::less<>>& neusight_elementwise_ops() {
   static const std::map<std::string, NeusightElementwise, std::less<>> kOps = {
-      {"add", {OpKind::add, true, false}},  {"mul", {OpKind::mul, true, false}},  {"div", {OpKind::div, true, false}},
-      {"pow", {OpKind::pow, true, false}},  {"addu", {OpKind::add, true, true}},  {"mulu", {OpKind::mul, true, true}},
-      {"divu", {OpKind::div, true, true}},  {"powu", {OpKind::pow, true, true}},  {"relu", {OpKind::relu}},
-      {"gelu", {OpKind::gelu}},             {"tanh", {OpKind::tanh}},
+      {"add", {OpKind::add, SecondOperand::tensor}},   {"mul", {OpKind::mul, SecondOperand::tensor}},
+      {"div", {OpKind::div, SecondOperand::tensor}},   {"pow", {OpKind::pow, SecondOperand::tensor}},
+      {"addu", {OpKind::add, SecondOperand::scalar}},  {"mulu", {OpKind::mul, SecondOperand::scalar}},
+      {"divu", {OpKind::div, SecondOperand::scalar}},  {"powu", {OpKind::pow, SecondOperand::scalar}},
+      {"relu", {OpKind::relu}},                        {"gelu", {OpKind::gelu}},
+      {"tanh", {OpKind::tanh}},
   };
-  const auto it = kOps.find(op);
-  return it == kOps.end() ? std::nullopt : std::optional(it->second);
+  return kOps;
 }
 
 }  // namespace
@@ -72,20 +74,20 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
     ops::layernorm(graph, "ln", graph.add_input("x", {row.b, row.m}, DType::fp32));
   } else if (op == "softmax") {
     ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, DType::fp32), -1);
-  } else if (const auto elementwise = neusight_elementwise(op)) {
-    // NeuSight's elementwise rows (test/elem.csv) run over B x H floats: add, mul, div, pow of two
-    // such tensors; addu, mulu, divu, powu of one and a Python scalar (PyTorch's tensor-scalar
-    // kernels, two pointers each); relu, gelu, tanh of one.
+  } else if (const auto it = neusight_elementwise_ops().find(op); it != neusight_elementwise_ops().end()) {
+    const auto& [kind, second] = it->second;
     const auto x = graph.add_input("x", {row.b, row.m}, DType::fp32);
-    if (elementwise->binary)
-      ops::binary(graph, op, elementwise->kind, x,
-                  graph.add_input("y", elementwise->scalar ? Shape{1} : Shape{row.b, row.m}, DType::fp32));
+    if (second == SecondOperand::none)
+      ops::unary(graph, op, kind, x);
     else
-      ops::unary(graph, op, elementwise->kind, x);
+      ops::binary(graph, op, kind, x,
+                  graph.add_input("y", second == SecondOperand::scalar ? Shape{1} : Shape{row.b, row.m}, DType::fp32));
   } else {
+    std::string names;
+    for (const auto& [name, _] : neusight_elementwise_ops()) names += (names.empty() ? "" : ", ") + name;
     throw UserError(row.file + ":" + std::to_string(row.line) +
-                    ": OPName: expected linear, bmm, ln, softmax or an elementwise op (add, mul, div, pow, addu, "
-                    "mulu, divu, powu, relu, gelu, tanh), found '" + op + "'");
+                    ": OPName: expected linear, bmm, ln, softmax or an elementwise op (" + names + "), found '" + op +
+                    "'");
   }
   return lower_op(graph, graph.ops().back(), timer);
 }
