@@ -1,5 +1,5 @@
 // dse's systolic-array model on SCALE-Sim's own reference cases, against SCALE-Sim's run times
-// on this kind of machine (../shared/reference/README.md: AlexNet on google.cfg 32 s, ResNet-18 on
+// on this kind of machine (tests/data/README.md: AlexNet on google.cfg 32 s, ResNet-18 on
 // scale.cfg 303 s; SCALE-Sim itself cannot be installed here, so its times are the recorded ones).
 // Target: >= 1000x faster. Each iteration parses the config and topology and computes every layer.
 // Run: build/bench/bench_scalesim

@@ -1,4 +1,4 @@
-// Measured GPU kernel latencies in the NeuSight CSV format (../shared/reference/neusight): one
+// Measured GPU kernel latencies in the NeuSight CSV format (tests/data/neusight): one
 // kernel per row with its latency, device, launch geometry and op shape. This is what `dse validate
 // kernels` predicts and what calibration fits against.
 #pragma once

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the tables in docs/validation.md: the kernel timing model against the NeuSight kernel
 # measurements, with the default calibration and leave-one-GPU-out.
-#   scripts/update_validation_doc.sh [path/to/dse] [path/to/shared/reference]
+#   scripts/update_validation_doc.sh [path/to/dse] [path/to/reference/data]
+# (the data defaults to tests/data, copied into the repository; tests/data/README.md cites it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
-ref=${2:-../shared/reference}/neusight
+ref=${2:-tests/data}/neusight
 json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"/test_ln.csv "$ref"/test_softmax.csv \
         --leave-one-out --json -q)
 e2e=$("$dse" validate e2e "$ref"/e2e_labels.csv --json -q)
