@@ -1,6 +1,8 @@
 // `dse list [FAMILY]`: the pluggable families and what is registered in each.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/command.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
@@ -31,9 +33,17 @@ int list(const ListOptions& options) {
     const auto entries = family.entries();
     nlohmann::json rows = nlohmann::json::array();
     if (!options.mode.quiet) fmt::print(options.mode.human(), "{} -- {}\n", family.name, family.description);
+    std::size_t width = 16;
+    for (const auto& entry : entries) width = std::max(width, entry.name.size());
     for (const auto& entry : entries) {
-      rows.push_back({{"name", entry.name}, {"description", entry.description}});
-      if (!options.mode.quiet) fmt::print(options.mode.human(), "  {:<16} {}\n", entry.name, entry.description);
+      nlohmann::json row = {{"name", entry.name}, {"description", entry.description}};
+      if (!entry.unit.empty()) row["unit"] = entry.unit;
+      rows.push_back(row);
+      if (options.mode.quiet) continue;
+      if (entry.unit.empty())
+        fmt::print(options.mode.human(), "  {:<{}} {}\n", entry.name, width, entry.description);
+      else
+        fmt::print(options.mode.human(), "  {:<{}} {:<9} {}\n", entry.name, width, "[" + entry.unit + "]", entry.description);
     }
     json[family.name] = {{"description", family.description}, {"entries", rows}};
   }
@@ -45,8 +55,8 @@ int list(const ListOptions& options) {
 
 Subcommand add_list_command(CLI::App& app) {
   auto options = std::make_shared<ListOptions>();
-  CLI::App* command = app.add_subcommand("list", "List registered implementations (models, GPU specs, timing models)");
-  command->add_option("family", options->family, "Only this family (e.g. model, gpu, gpu_timing)");
+  CLI::App* command = app.add_subcommand("list", "List registered implementations (models, devices, GPU specs, timing models, metrics)");
+  command->add_option("family", options->family, "Only this family (e.g. model, device, gpu, gpu_timing, metrics)");
   add_output_flags(*command, options->mode, true);
   return {command, [options] { return list(*options); }};
 }

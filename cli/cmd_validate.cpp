@@ -20,6 +20,7 @@
 #include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/atomic_file.h"
+#include "sim/gpu/gpu_device.h"
 #include "sim/run/simulation.h"
 
 namespace dse {
@@ -253,8 +254,7 @@ int validate_e2e(const E2eOptions& options) {
     if (!builder) continue;
     Experiment experiment;
     experiment.name = config;
-    experiment.gpu = *spec;
-    experiment.timing_model = "kernel";
+    experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel", std::nullopt, "", std::vector<HardwareFile>{});
     ModelRequest model;
     model.name = parts[0];
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dse {
 namespace {
 
@@ -36,9 +38,22 @@ void print_graph_table(std::FILE* out, const Graph& graph) {
 }
 
 namespace {
-std::string device_label(const Experiment& experiment) {
-  return experiment.accelerator ? experiment.accelerator->display_name : experiment.gpu.display_name;
+
+std::string device_label(const Experiment& experiment) { return experiment.device->display_name(); }
+
+// A metric's value as the report prints it: digits suited to its unit, then the unit.
+std::string metric_text(const MetricTable::Entry& entry) {
+  const std::string& unit = entry.info->unit;
+  if (unit == "ms") return fmt::format("{:.4f}", entry.value);
+  if (unit == "J") return fmt::format("{:.6f} J", entry.value);
+  if (unit == "B") return si(entry.value) + " B";
+  if (unit == "count") return fmt::format("{:.0f}", entry.value);
+  if (unit == "ratio") return fmt::format("{:.3f}x", entry.value);
+  if (unit == "1/s/W" || unit == "1/s/mm^2") return fmt::format("{:.3f} {}", entry.value, unit);
+  if (unit == "1/s") return fmt::format("{:.1f}", entry.value);
+  return fmt::format("{:.1f} {}", entry.value, unit);
 }
+
 }  // namespace
 
 void print_op_table(std::FILE* out, const Experiment& experiment, const RunResult& result) {
@@ -70,24 +85,14 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
                model.params.batch, dtype_name(model.params.dtype), si(static_cast<double>(model.total.params)),
                si(static_cast<double>(model.total.macs)), model.latency_ms(), model.throughput_per_s());
   }
-  fmt::print(out, "latency_ms        {:.4f}\n", result.latency_ms());
-  fmt::print(out, "throughput_per_s  {:.1f}\n", result.throughput_per_s());
-  if (result.energy_j) {
-    fmt::print(out, "energy_j          {:.6f}\n", *result.energy_j);
-  } else {
-    fmt::print(out, "energy_j          n/a (the {} timing model has no power model)\n", result.timing_model);
+  if (!result.device_settings.empty()) {
+    std::string settings;
+    for (const auto& [key, value] : result.device_settings) settings += fmt::format("{}{} {}", settings.empty() ? "" : ", ", key, value);
+    fmt::print(out, "{:<17} {}\n", "settings", settings);
   }
-  if (const auto& a = result.accelerator) {
-    const auto ratio = [](const std::optional<double>& v) { return v ? fmt::format("  ({:.2f}x tpu_v3_like)", *v) : std::string(); };
-    fmt::print(out, "fusion            {} ({} groups), padding {}, {} DRAM bytes per pass\n", a->fusion, a->fusion_groups,
-               a->padding, si(a->dram_bytes));
-    fmt::print(out, "area_mm2          {:.1f}\n", a->area_mm2);
-    fmt::print(out, "tdp_w             {:.1f}\n", a->tdp_w);
-    fmt::print(out, "inferences_per_s  {:.1f}{}\n", a->inferences_per_s, ratio(a->inferences_per_s_vs_tpu_v3));
-    fmt::print(out, "perf_per_tdp      {:.3f} /s/W{}\n", a->perf_per_tdp, ratio(a->perf_per_tdp_vs_tpu_v3));
-    fmt::print(out, "perf_per_mm2      {:.3f} /s/mm2{}\n", a->perf_per_mm2, ratio(a->perf_per_mm2_vs_tpu_v3));
-    fmt::print(out, "energy/inference  {:.6f} J{}\n", a->energy_per_inference_j, ratio(a->energy_per_inference_vs_tpu_v3));
-  }
+  std::size_t width = 17;  // the labels above
+  for (const auto& entry : result.metrics.entries()) width = std::max(width, entry.name.size());
+  for (const auto& entry : result.metrics.entries()) fmt::print(out, "{:<{}} {}\n", entry.name, width, metric_text(entry));
   if (!experiment.output_path.empty()) fmt::print(out, "output            {}\n", experiment.output_path);
 }
 

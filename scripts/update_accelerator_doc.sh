@@ -14,27 +14,27 @@ models=$("$dse" list model --json -q | python3 -c "import json,sys; print(' '.jo
 fusion_rows=()
 for model in $models; do
   for fusion in none epilogue greedy exact; do
-    fusion_rows+=("$model $fusion $(run "$model" 8 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'], d['accelerator']['fusion_groups'])")")
+    fusion_rows+=("$model $fusion $(run "$model" 8 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['metrics']['latency_ms'], d['metrics']['dram_bytes'], int(d['metrics']['fusion_groups']))")")
   done
 done
 padding_rows=()
 for model in $models; do
   for padding in "none 32" "array 32" "auto 32" "none 512" "auto 512"; do
     set -- $padding
-    padding_rows+=("$model $1 $2 $(run "$model" 8 exact "$1" "$2" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'])")")
+    padding_rows+=("$model $1 $2 $(run "$model" 8 exact "$1" "$2" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['metrics']['latency_ms'], d['metrics']['dram_bytes'])")")
   done
 done
 ilp_rows=()
 for model in resnet50 efficientnet_b0 mobilenet_v2 bert_base vit_b16; do
   for fusion in exact ilp; do
-    ilp_rows+=("$model $fusion $(run "$model" 1 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['accelerator']['dram_bytes'])")")
+    ilp_rows+=("$model $fusion $(run "$model" 1 "$fusion" | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['metrics']['latency_ms'], d['metrics']['dram_bytes'])")")
   done
 done
 throughput_rows=()
 for spec in "resnet50 1" "resnet50 8" "resnet50 32" "resnet50 128" "bert_base 8" "bert_base 32" "bert_large 8" "bert_large 32"; do
   set -- $spec
-  xla=$(run "$1" "$2" epilogue array | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['throughput_per_s'])")
-  throughput_rows+=("$1 $2 $xla $(run "$1" "$2" exact | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['latency_ms'], d['throughput_per_s'])")")
+  xla=$(run "$1" "$2" epilogue array | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['metrics']['latency_ms'], d['metrics']['throughput_per_s'])")
+  throughput_rows+=("$1 $2 $xla $(run "$1" "$2" exact | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['metrics']['latency_ms'], d['metrics']['throughput_per_s'])")")
 done
 printf '%s\n' "${fusion_rows[@]}" | python3 -c '
 import sys

@@ -3,6 +3,8 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -14,11 +16,51 @@
 
 #include "search/rank_group.h"
 
+#include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "search/trial.h"
 #include "sim/config/config_loader.h"
 
 namespace dse {
+
+namespace {
+
+// The one name table of Relation.
+constexpr std::array<std::pair<Relation, std::string_view>, 4> kRelationNames = {
+    {{Relation::le, "le"}, {Relation::lt, "lt"}, {Relation::ge, "ge"}, {Relation::gt, "gt"}}};
+
+}  // namespace
+
+std::string relation_name(Relation relation) {
+  for (const auto& [value, name] : kRelationNames)
+    if (value == relation) return std::string(name);
+  return "unknown";
+}
+
+namespace {
+std::optional<Relation> parse_relation(std::string_view text) {
+  for (const auto& [value, name] : kRelationNames)
+    if (name == text) return value;
+  return std::nullopt;
+}
+}  // namespace
+
+std::vector<std::string> relation_names() {
+  std::vector<std::string> names;
+  for (const auto& [value, name] : kRelationNames) names.emplace_back(name);
+  return names;
+}
+
+void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics) {
+  const auto check = [&metrics](const std::string& metric, const MetricMention& where, const char* role) {
+    if (std::find(metrics.begin(), metrics.end(), metric) != metrics.end()) return;
+    throw ConfigError(where.mark, where.key_path,
+                      fmt::format("expected {} metric that a run of this device reports ({}), found '{}'{}", role,
+                                  join_names(metrics), metric, did_you_mean_suffix(metric, metrics)));
+  };
+  for (const auto& objective : settings.objectives) check(objective.metric, objective.where, "an objective");
+  for (const auto& constraint : settings.constraints) check(constraint.metric, constraint.where, "a constraint");
+}
 
 SearchSettings read_search_settings(const ConfigNode& search) {
   search.expect_map("a search: space, objective, constraints, strategy");
@@ -30,7 +72,8 @@ SearchSettings read_search_settings(const ConfigNode& search) {
     const auto minimize = objective.param<std::string>("minimize").optional();
     if (maximize.has_value() == minimize.has_value())
       objective.fail("expected exactly one of maximize or minimize, found " + std::string(maximize ? "both" : "neither"));
-    return SearchObjective{maximize ? *maximize : *minimize, maximize.has_value()};
+    const ConfigNode& name = *objective.find(maximize ? "maximize" : "minimize");
+    return SearchObjective{maximize ? *maximize : *minimize, maximize.has_value(), {name.mark(), name.path()}};
   };
   const ConfigNode& objective = search.at("objective", "{maximize: METRIC}, {minimize: METRIC} or a list of them");
   if (objective.is_sequence()) {
@@ -44,8 +87,10 @@ SearchSettings read_search_settings(const ConfigNode& search) {
     for (const auto& metric : constraints->keys()) {
       const ConfigNode& bound = *constraints->find(metric);
       bound.expect_map("{le | lt | ge | gt: bound}");
-      for (const char* relation : {"le", "lt", "ge", "gt"}) {
-        if (const auto value = bound.param<double>(relation).optional()) settings.constraints.push_back({metric, relation, *value});
+      for (const auto& relation : relation_names()) {
+        if (const auto value = bound.param<double>(relation).optional())
+          settings.constraints.push_back(
+              {metric, *parse_relation(relation), *value, {constraints->key_mark(metric), bound.path()}});
       }
     }
   }
@@ -77,12 +122,17 @@ std::vector<std::string> trial_overrides(const SearchSpace& space, const Trial& 
 namespace {
 
 bool constraint_met(const SearchConstraint& c, double value) {
-  return (c.relation == "le" && value <= c.bound) || (c.relation == "lt" && value < c.bound) ||
-         (c.relation == "ge" && value >= c.bound) || (c.relation == "gt" && value > c.bound);
+  switch (c.relation) {
+    case Relation::le: return value <= c.bound;
+    case Relation::lt: return value < c.bound;
+    case Relation::ge: return value >= c.bound;
+    case Relation::gt: return value > c.bound;
+  }
+  return false;
 }
 
 std::string unmet_message(const SearchConstraint& c) {
-  return c.metric + " " + c.relation + " " + fmt::format("{:g}", c.bound) + " not met";
+  return c.metric + " " + relation_name(c.relation) + " " + fmt::format("{:g}", c.bound) + " not met";
 }
 
 TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,

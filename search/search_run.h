@@ -26,15 +26,27 @@
 
 namespace dse {
 
+enum class Relation { le, lt, ge, gt };
+std::string relation_name(Relation relation);
+std::vector<std::string> relation_names();
+
+// Where a metric name was written, for errors about it ("search.objective.maximize").
+struct MetricMention {
+  SourceMark mark;
+  std::string key_path;
+};
+
 struct SearchConstraint {
   std::string metric;
-  std::string relation;  // le, lt, ge, gt
+  Relation relation = Relation::le;
   double bound = 0;
+  MetricMention where;
 };
 
 struct SearchObjective {
   std::string metric;
   bool maximize = true;
+  MetricMention where;
 };
 
 struct SearchSettings {
@@ -50,6 +62,10 @@ struct SearchSettings {
 };
 
 SearchSettings read_search_settings(const ConfigNode& search);
+
+// ConfigError at the first objective or constraint naming a metric not in `metrics` (what the
+// base experiment's device reports: Device::metric_names), listing those that are.
+void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics);
 
 struct SearchRunOptions {
   std::string journal_path;  // "" = no journal

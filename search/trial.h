@@ -1,8 +1,8 @@
 // One search trial: apply overrides to an experiment config, run the simulation, read its metrics.
 // Nothing more, so every trial can be replayed with `dse run CONFIG -p KEY=VALUE ...`.
 //
-// Metrics known before simulating (an accelerator's area_mm2 and tdp_w, a GPU's tdp_w) go to an
-// optional pre-check first; when it rejects them the simulation is skipped, so cheap constraints
+// Metrics known before simulating (Device::cheap_metrics: an accelerator's area_mm2 and tdp_w, a
+// GPU's tdp_w) go to an optional pre-check first; when it rejects them the simulation is skipped, so cheap constraints
 // (area, power budget) cost no simulation.
 //
 // Contract: the base tree is not modified; the function is safe to call from many threads on
@@ -19,10 +19,8 @@
 
 namespace dse {
 
-// Metrics by name: latency_ms, throughput_per_s, tdp_w, perf_per_tdp (inferences/s per TDP watt),
-// energy_j where a power model exists; with several models, latency_ms_modelI and
-// throughput_per_s_modelI for model I (its span on the timeline); accelerators add area_mm2, inferences_per_s, perf_per_mm2,
-// energy_per_inference_j and the *_vs_tpu_v3 ratios.
+// The run's metric table by name (sim/metrics/metric_catalog.h; `dse list metrics`): exactly the
+// metrics the device declares for the experiment (Device::metric_names).
 using TrialMetrics = std::map<std::string, double>;
 
 struct TrialRun {

@@ -21,7 +21,8 @@ std::vector<FamilyCatalog::Family> FamilyCatalog::families() const {
 }
 
 const FamilyCatalog::Family* FamilyCatalog::find(std::string_view name) const {
-  const auto it = families_.find(name);
+  auto it = families_.find(name);
+  if (it == families_.end() && name.ends_with('s')) it = families_.find(name.substr(0, name.size() - 1));
   return it == families_.end() ? nullptr : &it->second;
 }
 

@@ -1,11 +1,11 @@
 // Registries of pluggable implementations, one per family, filled by the implementations themselves.
 //
 // A family is an interface that declares
-//   static constexpr const char* family_name;         // "batching", "model", "gpu_timing", ...
+//   static constexpr const char* family_name;         // "device", "model", "gpu_timing", "strategy", ...
 //   static constexpr const char* family_description;  // one line, shown by `dse list`
 //   using Factory = std::function<...>;               // how an implementation is made
 // and an implementation registers in its own .cpp:
-//   DSE_REGISTER(BatchingPolicy, DynamicBatching, "dynamic", "Triton-style: max batch, max queue delay");
+//   DSE_REGISTER(Strategy, RandomSearch, "random", "Uniform random sampling of the space");
 //
 // Contract: registration happens during static initialisation (the build links dse libraries whole,
 // see cmake/DseTargets.cmake); lookups happen after main starts and never modify the registry, so
@@ -29,6 +29,7 @@ namespace dse {
 struct RegistryEntryInfo {
   std::string name;
   std::string description;
+  std::string unit;  // families of quantities (metrics) only; "" otherwise
 };
 
 // Every family, so `dse list` can print them without knowing them.
@@ -43,6 +44,7 @@ class FamilyCatalog {
   void add_family(Family family);
   // Families sorted by name.
   std::vector<Family> families() const;
+  // By name, or by its plural ("metrics" finds "metric").
   const Family* find(std::string_view name) const;
 
  private:

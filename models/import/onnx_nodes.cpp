@@ -59,9 +59,15 @@ void conv(Importer& im) {
   const Window window = window_of(im, xs[2], xs[3], im.ints_attr("kernel_shape").value_or(std::vector<std::int64_t>{w[2], w[3]}), &pads);
   const auto groups = im.int_attr("group", 1);
   const bool transposed = im.node().op_type() == "ConvTranspose";
+  std::int64_t output_padding = 0;  // ONNX: one per spatial axis, added to the output's far side
+  if (const auto extra = im.ints_attr("output_padding"); transposed && extra) {
+    if (extra->size() != 2 || (*extra)[0] != (*extra)[1] || (*extra)[0] < 0)
+      im.fail("expected output_padding of two equal non-negative values (the same for height and width)");
+    output_padding = (*extra)[0];
+  }
   const auto input = padded(im, x, pads);
   const TensorId y = transposed ? ops::conv_transpose2d(im.graph(), out_name(im), input, w[1] * groups, window, groups,
-                                                         im.has_input(2), im.int_attr("output_padding") ? 0 : 0)
+                                                         im.has_input(2), output_padding)
                                 : ops::conv2d(im.graph(), out_name(im), input, w[0], window, groups, im.has_input(2));
   im.set_output_tensor(0, y);
 }

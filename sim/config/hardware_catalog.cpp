@@ -7,6 +7,7 @@
 #include "models/base/did_you_mean.h"
 #include "models/base/registry.h"
 #include "sim/config/config_loader.h"
+#include "sim/config/config_node.h"
 #include "sim/config/embedded_files.h"
 
 namespace dse {
@@ -112,5 +113,21 @@ std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
      true);
 
 }  // namespace
+
+std::string find_hardware_spec_file(const ConfigNode& node, std::string_view kind, const std::string& noun,
+                                    const std::string& config_file) {
+  const std::string article = std::string_view("aeiou").find(noun.front()) == std::string_view::npos ? "a " : "an ";
+  const std::string value = node.as<std::string>();
+  if (value.ends_with(".yaml")) {
+    const std::string path = resolve_config_path(config_file, value);
+    if (!config_file_exists(path)) node.fail("expected an existing " + noun + " file, found no file '" + path + "'");
+    return path;
+  }
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
+  if (const auto path = catalog.find(kind, value)) return *path;
+  const auto names = catalog.names(kind);
+  node.fail("expected " + article + noun + " name (" + join_names(names) + ") or a .yaml file, found " +
+            node.describe() + did_you_mean_suffix(value, names));
+}
 
 }  // namespace dse

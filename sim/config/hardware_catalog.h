@@ -12,6 +12,8 @@
 
 namespace dse {
 
+class ConfigNode;
+
 class HardwareCatalog {
  public:
   // The roots for an experiment read from `experiment_file` ("" when there is none).
@@ -29,5 +31,10 @@ class HardwareCatalog {
  private:
   std::vector<std::string> roots_;
 };
+
+// The spec file `node` names: a catalog name of `kind` ("gpu", "accel") or a .yaml path relative to
+// `config_file`; otherwise a ConfigError at `node` listing the names (`noun`: "GPU spec").
+std::string find_hardware_spec_file(const ConfigNode& node, std::string_view kind, const std::string& noun,
+                                    const std::string& config_file);
 
 }  // namespace dse

@@ -1,5 +1,7 @@
-// A signal observers connect to (SimGrid's on_start / on_completion): metrics, traces and power
-// models watch the simulation this way instead of living inside devices.
+// A signal observers connect to (SimGrid's on_start / on_completion), so what watches the
+// simulation need not live inside a device. The GPU executor emits kernel_started and
+// kernel_completed (sim/runtime/gpu_executor.h); today the runs record their timeline through the
+// launch callbacks instead, and nothing connects to these yet.
 #pragma once
 
 #include <functional>

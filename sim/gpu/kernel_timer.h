@@ -34,15 +34,15 @@ struct KernelCalibration {
   // 3.25 us each including their own work; 3 us here.
   double launch_overhead_us = 3.0;
   // What timing one op on its own adds in the measurement harness (PyTorch dispatch, events,
-  // synchronisation): no NeuSight row is shorter than 34 us; the fit gives this floor 22 us and
-  // the rest of a short GEMM's time to its blocks' fixed cost (below). Added once per measured row by
+  // synchronisation): no NeuSight row is shorter than 34 us; the fit splits a short GEMM's time
+  // between this floor and its blocks' fixed cost (below). Added once per measured row by
   // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
   // back.
   double timing_floor_us = 21.7;
   // Resident warps per warp scheduler that keep its lanes busy. A warp issues on one of the SM's
   // schedulers (GpuSpec::sm.warp_schedulers, each with its share of the lanes), so an SM with
   // fewer warps than schedulers leaves lanes idle: a 64-thread GEMM block alone on a Volta SM
-  // reaches half its rate. Fitted (1.10; at least 1).
+  // reaches half its rate. Fitted (at least 1).
   double saturating_warps_per_scheduler = 1.10;
   double gemm_block_overhead_cycles = 804;  // per GEMM thread block: prologue, epilogue, C write
   // Sustained clock: NVIDIA rates a GPU's base clock as the clock it holds at its TDP under its
@@ -50,10 +50,10 @@ struct KernelCalibration {
   // draws less, by more the further that FP16 rate outruns it, so a GEMM runs at base x headroom,
   // between the base and the boost clock, where
   //   headroom = base_clock_headroom x (FP16 rate / the GEMM's rate / 8) ^ headroom_rate_exponent
-  // (rates per SM and clock; 8 is an SGEMM's ratio on the T4 and V100). For an SGEMM the A100
-  // (ratio 16) sustains 1.26 GHz, the T4 0.79, the L4 (6.4) 1.01; the P100 and P4 their base
-  // clocks, the V100 PCIe its boost clock; an FP16 tensor-core GEMM runs at the base clock.
-  // Vector kernels run at the SGEMM's clock.
+  // (rates per SM and clock; 8 is an SGEMM's ratio on the T4 and V100), clamped to [base, boost];
+  // an FP16 tensor-core GEMM runs at the base clock, vector kernels at the SGEMM's clock. The clock
+  // each GPU gets under the current defaults is in docs/validation.md (`dse validate kernels`
+  // prints it), not here: the fitted values below change at every refit.
   double base_clock_headroom = 1.354;
   double headroom_rate_exponent = 0.278;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver. Not fitted: the

@@ -135,4 +135,20 @@ void write_meta(Hdf5File& file, const std::string& config_file, const std::strin
   file.strings("/meta/hardware_file_contents", hardware_contents);
 }
 
+void write_metric_table(Hdf5File& file, const std::string& group, const MetricTable& metrics) {
+  std::vector<std::string> names, units, descriptions;
+  std::vector<double> values;
+  for (const auto& entry : metrics.entries()) {
+    names.push_back(entry.name);
+    values.push_back(entry.value);
+    units.push_back(entry.info->unit);
+    descriptions.push_back(entry.info->description);
+  }
+  file.group(group);
+  file.strings(group + "/name", names);
+  file.doubles(group + "/value", values);
+  file.strings(group + "/unit", units);
+  file.strings(group + "/description", descriptions);
+}
+
 }  // namespace dse

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/metric_table.h"
 #include "sim/output/atomic_file.h"
 
 namespace dse {
@@ -40,5 +41,9 @@ class Hdf5File {
 struct HardwareFile;
 void write_meta(Hdf5File& file, const std::string& config_file, const std::string& calibration,
                 const std::vector<std::string>& hardware_paths, const std::vector<std::string>& hardware_contents);
+
+// A metric table as a group of four columns, one row per metric in the table's order: name, value,
+// unit and description (the last two from sim/metrics/metric_catalog.h).
+void write_metric_table(Hdf5File& file, const std::string& group, const MetricTable& metrics);
 
 }  // namespace dse

@@ -18,25 +18,11 @@ auto column(const std::vector<Row>& rows, Field field) {
 void write_summary(Hdf5File& file, const RunResult& result) {
   file.group("/summary");
   file.string("/summary/experiment", result.experiment);
-  file.string(result.device_kind == "gpu" ? "/summary/gpu" : "/summary/accelerator", result.device);
+  file.string("/summary/device_kind", result.device_kind);
+  file.string("/summary/device", result.device);
   file.string("/summary/timing_model", result.timing_model);
-  file.number("/summary/latency_ms", result.latency_ms());
-  file.number("/summary/throughput_per_s", result.throughput_per_s());
-  if (result.energy_j) file.number("/summary/energy_j", *result.energy_j);
-  if (const auto& a = result.accelerator) {
-    file.group("/summary/accelerator_metrics");
-    file.string("/summary/accelerator_metrics/fusion", a->fusion);
-    file.string("/summary/accelerator_metrics/padding", a->padding);
-    file.number("/summary/accelerator_metrics/fusion_groups", a->fusion_groups);
-    file.number("/summary/accelerator_metrics/area_mm2", a->area_mm2);
-    file.number("/summary/accelerator_metrics/tdp_w", a->tdp_w);
-    file.number("/summary/accelerator_metrics/dram_bytes", a->dram_bytes);
-    file.number("/summary/accelerator_metrics/inferences_per_s", a->inferences_per_s);
-    file.number("/summary/accelerator_metrics/perf_per_tdp", a->perf_per_tdp);
-    file.number("/summary/accelerator_metrics/perf_per_mm2", a->perf_per_mm2);
-    file.number("/summary/accelerator_metrics/energy_per_inference_j", a->energy_per_inference_j);
-    if (a->perf_per_tdp_vs_tpu_v3) file.number("/summary/accelerator_metrics/perf_per_tdp_vs_tpu_v3", *a->perf_per_tdp_vs_tpu_v3);
-  }
+  for (const auto& [key, value] : result.device_settings) file.string("/summary/" + key, value);
+  write_metric_table(file, "/summary/metrics", result.metrics);
   file.group("/summary/models");
   const auto& rows = result.models;
   file.strings("/summary/models/name", column(rows, [](const ModelResult& m) { return m.name; }));
@@ -73,7 +59,7 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
   Hdf5File file(path);
   file.string("/config", experiment.resolved_yaml);
   std::vector<std::string> paths, contents;
-  for (const auto& f : experiment.hardware_files) {
+  for (const auto& f : experiment.device->hardware_files()) {
     paths.push_back(f.path);
     contents.push_back(f.content);
   }

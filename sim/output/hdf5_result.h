@@ -2,7 +2,9 @@
 //   /config   the resolved YAML (after includes and -p overrides), one string
 //   /meta     dse_version, git_commit, date_utc, host, config_file, calibration,
 //             hardware_files + hardware_file_contents (every spec file used, verbatim)
-//   /summary  run metrics (scalars) and /summary/models (one row per model, as columns)
+//   /summary  experiment, device_kind, device, timing_model (and the device's word settings),
+//             /summary/metrics (the run's metric table: name, value, unit, description columns)
+//             and /summary/models (one row per model, as columns)
 //   /ops      the timeline, one row per op, as columns
 // Written to a temporary name and renamed on success.
 #pragma once

@@ -2,6 +2,12 @@
 
 namespace dse {
 
+nlohmann::json metrics_json(const MetricTable& metrics) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& entry : metrics.entries()) out[entry.name] = entry.value;
+  return out;
+}
+
 nlohmann::json summary_json(const Experiment& experiment, const RunResult& result) {
   nlohmann::json models = nlohmann::json::array();
   for (const auto& model : result.models) {
@@ -15,37 +21,17 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                       {"latency_ms", model.latency_ms()},
                       {"throughput_per_s", model.throughput_per_s()}});
   }
-  nlohmann::json summary = {{"experiment", result.experiment},
-                            {"device", {{result.device_kind, result.device},
-                                        {"timing_model", result.timing_model},
-                                        {"calibration", result.calibration}}},
-                            {"schedule", result.schedule},
-                            {"models", models},
-                            {"latency_ms", result.latency_ms()},
-                            {"throughput_per_s", result.throughput_per_s()}};
-  if (result.energy_j) summary["energy_j"] = *result.energy_j;
-  if (const auto& a = result.accelerator) {
-    const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    summary["accelerator"] = {{"fusion", a->fusion},
-                              {"padding", a->padding},
-                              {"fusion_groups", a->fusion_groups},
-                              {"area_mm2", a->area_mm2},
-                              {"tdp_w", a->tdp_w},
-                              {"static_w", a->static_w},
-                              {"dram_bytes", a->dram_bytes},
-                              {"inferences_per_s", a->inferences_per_s},
-                              {"perf_per_tdp", a->perf_per_tdp},
-                              {"perf_per_mm2", a->perf_per_mm2},
-                              {"energy_per_inference_j", a->energy_per_inference_j},
-                              {"vs_tpu_v3",
-                               {{"inferences_per_s", optional(a->inferences_per_s_vs_tpu_v3)},
-                                {"perf_per_tdp", optional(a->perf_per_tdp_vs_tpu_v3)},
-                                {"perf_per_tdp_geomean", optional(a->perf_per_tdp_vs_tpu_v3_geomean)},
-                                {"perf_per_mm2", optional(a->perf_per_mm2_vs_tpu_v3)},
-                                {"energy_per_inference", optional(a->energy_per_inference_vs_tpu_v3)}}}};
-  }
-  summary["output"] = experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path);
-  return summary;
+  nlohmann::json device = {{"kind", result.device_kind},
+                           {"name", result.device},
+                           {"timing_model", result.timing_model},
+                           {"calibration", result.calibration}};
+  for (const auto& [key, value] : result.device_settings) device[key] = value;
+  return {{"experiment", result.experiment},
+          {"device", device},
+          {"schedule", result.schedule},
+          {"models", models},
+          {"metrics", metrics_json(result.metrics)},
+          {"output", experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path)}};
 }
 
 }  // namespace dse

@@ -10,5 +10,7 @@
 namespace dse {
 
 nlohmann::json summary_json(const Experiment& experiment, const RunResult& result);
+// The metric table as one object {name: value}, in catalog names (units: `dse list metrics`).
+nlohmann::json metrics_json(const MetricTable& metrics);
 
 }  // namespace dse

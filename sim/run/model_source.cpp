@@ -1,5 +1,7 @@
 #include "sim/run/model_source.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -39,6 +41,17 @@ int leading_batch(const Graph& graph) {
   return static_cast<int>(graph.tensor(inputs[0]).shape[0]);
 }
 
+// The type a file model computes in: the first op output of a compute dtype (a YAML graph or an
+// ONNX file names its own; an integer input such as token ids does not count).
+std::optional<DType> graph_compute_dtype(const Graph& graph) {
+  const auto names = compute_dtype_names();
+  for (const auto& op : graph.ops()) {
+    const DType dtype = graph.tensor(op.output).dtype;
+    if (std::find(names.begin(), names.end(), std::string(dtype_name(dtype))) != names.end()) return dtype;
+  }
+  return std::nullopt;
+}
+
 ModelRequest read_file_model(const ConfigNode& node, const std::string& config_file, const std::string& key) {
   ModelRequest model;
   const ConfigNode& file = node.at(key, "a model file");
@@ -76,7 +89,7 @@ ModelRequest read_file_model(const ConfigNode& node, const std::string& config_f
     file.fail(std::string("expected a model that loads, found: ") + error.what());
   }
   model.params.batch = leading_batch(*model.graph);
-  if (options.dtype) model.params.dtype = *options.dtype;
+  if (const auto dtype = options.dtype ? options.dtype : graph_compute_dtype(*model.graph)) model.params.dtype = *dtype;
   return model;
 }
 

@@ -1,13 +1,14 @@
-// What a simulation run produced: per-op timeline rows, per-model and whole-run metrics.
+// What a simulation run produced: per-op timeline rows, per-model results and the run's metric table.
 #pragma once
 
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/op.h"
 #include "models/zoo/zoo.h"
 #include "sim/engine/engine.h"
+#include "sim/metrics/metric_table.h"
 
 namespace dse {
 
@@ -39,40 +40,20 @@ struct ModelResult {
   double throughput_per_s() const { return params.batch / (latency_ms() * 1e-3); }
 };
 
-// What only an accelerator run has: its fusion plan, area and power, and FAST's metrics, each also
-// relative to tpu_v3_like running the same workload as XLA compiles it (epilogue fusion, tensors
-// padded to the array's lines).
-struct AcceleratorMetrics {
-  std::string fusion;      // the plan used: none, epilogue, greedy, exact, ilp
-  std::string padding;     // tensor padding: none, array, auto (sim/accel/tensor_layout.h)
-  int fusion_groups = 0;   // over all models
-  double area_mm2 = 0;
-  double tdp_w = 0;
-  double static_w = 0;
-  double dram_bytes = 0;   // per pass over the workload
-  double inferences_per_s = 0;
-  double perf_per_tdp = 0;            // inferences/s per TDP watt
-  double perf_per_mm2 = 0;            // inferences/s per mm^2
-  double energy_per_inference_j = 0;
-  // Ratios to tpu_v3_like (epilogue fusion); nullopt when tpu_v3_like is not in the catalog.
-  std::optional<double> inferences_per_s_vs_tpu_v3, perf_per_tdp_vs_tpu_v3, perf_per_mm2_vs_tpu_v3,
-      energy_per_inference_vs_tpu_v3;
-  // Geometric mean over the models of each one's Perf/TDP ratio (run alone): FAST's suite metric.
-  std::optional<double> perf_per_tdp_vs_tpu_v3_geomean;
-};
-
 struct RunResult {
   std::string experiment;
-  std::string device_kind = "gpu";  // "gpu" or "accelerator"
-  std::string device;               // the spec's name
+  std::string device_kind;  // the device's registry name: "gpu", "accelerator"
+  std::string device;       // the spec's name
   std::string timing_model;
   std::string calibration;  // "uncalibrated (datasheet)" or the calibration file used
+  // Settings of the device that are words, not numbers (an accelerator's fusion plan and padding),
+  // in the order the device reports them.
+  std::vector<std::pair<std::string, std::string>> device_settings;
   std::vector<ModelResult> models;
   std::vector<OpRecord> ops;  // one row per kernel, in launch order per stream
   std::string schedule;       // "single_stream" or "stream_per_model"
   TimePs makespan_ps = 0;
-  std::optional<double> energy_j;  // only where the device has a power model
-  std::optional<AcceleratorMetrics> accelerator;
+  MetricTable metrics;        // every number the run reports (sim/metrics/metric_catalog.h)
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.

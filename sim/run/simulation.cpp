@@ -1,12 +1,12 @@
 #include "sim/run/simulation.h"
 
-#include "sim/run/accel_simulation.h"
-#include "sim/run/gpu_simulation.h"
+#include <stdexcept>
 
 namespace dse {
 
 RunResult run_experiment(const Experiment& experiment, WallDeadline deadline) {
-  return experiment.accelerator ? run_accelerator_experiment(experiment, deadline) : run_gpu_experiment(experiment, deadline);
+  if (!experiment.device) throw std::logic_error("experiment '" + experiment.name + "' has no device");
+  return experiment.device->run(experiment, deadline);
 }
 
 }  // namespace dse

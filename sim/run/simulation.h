@@ -1,5 +1,4 @@
-// Runs an experiment on its device: a GPU (sim/run/gpu_simulation.h) or an accelerator
-// (sim/run/accel_simulation.h).
+// Runs an experiment on its device (sim/device/device.h).
 #pragma once
 
 #include "sim/run/experiment.h"

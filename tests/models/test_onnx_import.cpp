@@ -132,6 +132,20 @@ TEST(OnnxImport, OtherElementwiseOperatorsImportWithTheirNames) {
   EXPECT_EQ(g.total_cost().params, 8);  // the PRelu slope
 }
 
+TEST(OnnxImport, ConvTransposeKeepsItsOutputPadding) {
+  REQUIRE_FIXTURES();
+  const Graph g = import_onnx(fixture("conv_transpose.onnx"));
+  const Op& deconv = g.ops().back();
+  ASSERT_EQ(deconv.kind, OpKind::conv_transpose2d);
+  EXPECT_EQ(g.tensor(deconv.output).shape, (Shape{1, 8, 14, 14}));  // 13 x 13 without output_padding
+  try {
+    import_onnx(fixture("bad_conv_transpose_output_padding.onnx"));
+    FAIL() << "unequal output_padding was accepted";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("output_padding"), std::string::npos) << error.what();
+  }
+}
+
 TEST(OnnxImport, ParsesInputShapeFlags) {
   EXPECT_EQ(parse_input_shape("x=1x3x640x640"), (std::pair<std::string, Shape>{"x", {1, 3, 640, 640}}));
   for (const char* bad : {"x", "=1x2", "x=", "x=1xx2", "x=0x3", "x=-1x3", "x=ax3"})

@@ -211,6 +211,19 @@ def misc_elementwise():
     b.save(os.path.join(out_dir, "misc_elementwise.onnx"))
 
 
+def conv_transpose():
+    """A decoder's upsampling: ConvTranspose 3x3, stride 2, pad 1, output_padding 1 doubles 7x7 to
+    14x14 ((7 - 1) * 2 - 2 + 2 + 1 + 1 = 14; without output_padding it would be 13x13). dse takes
+    one output_padding for both axes, so the file with [1, 0] must be refused."""
+    for name, extra, width in (("conv_transpose", [1, 1], 14), ("bad_conv_transpose_output_padding", [1, 0], 13)):
+        b = Builder(name, 13)
+        b.inputs.append(helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 7, 7]))
+        y = b.op("ConvTranspose", ["x", b.weight("w", [16, 8, 3, 3])], kernel_shape=[3, 3], strides=[2, 2],
+                 pads=[1, 1, 1, 1], output_padding=extra)
+        b.outputs.append(helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, 8, 14, width]))
+        b.save(os.path.join(out_dir, name + ".onnx"))
+
+
 def bad_files():
     good = open(os.path.join(out_dir, "resnet50.onnx"), "rb").read()
     open(os.path.join(out_dir, "bad_truncated.onnx"), "wb").write(good[: len(good) // 3])
@@ -237,5 +250,6 @@ mobilenet_v3_large()
 bert_base(13)
 bert_base(17)
 misc_elementwise()
+conv_transpose()
 bad_files()
 print("fixtures written to", out_dir)

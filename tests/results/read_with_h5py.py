@@ -2,6 +2,7 @@
 
 Usage: read_with_h5py.py PATH/TO/dse   (from the repository root)
 """
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,9 @@ import h5py
 dse = sys.argv[1]
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "quickstart.h5")
-    subprocess.run([dse, "run", "configs/experiments/quickstart.yaml", "-q", "-p", f"output={path}"], check=True)
+    out = subprocess.run([dse, "run", "configs/experiments/quickstart.yaml", "--json", "-q", "-p", f"output={path}"],
+                         check=True, capture_output=True, text=True).stdout
+    summary = json.loads(out)
     with h5py.File(path, "r") as f:
         assert set(f.keys()) == {"config", "meta", "summary", "ops"}, list(f.keys())
         config = f["config"][()].decode()
@@ -22,7 +25,17 @@ with tempfile.TemporaryDirectory() as tmp:
         files = [p.decode() for p in f["meta/hardware_files"][:]]
         assert files and files[0].endswith("hardware/gpu/h200.yaml"), files
         assert b"sm_count" in f["meta/hardware_file_contents"][0]
-        latency_ms = f["summary/latency_ms"][()]
+        table = f["summary/metrics"]
+        names = [n.decode() for n in table["name"][:]]
+        assert all(len(table[c]) == len(names) for c in ("value", "unit", "description")), list(table.keys())
+        # The HDF5 metric table holds exactly the JSON summary's metrics, with the same values.
+        metrics = dict(zip(names, table["value"][:]))
+        assert set(metrics) == set(summary["metrics"]), (sorted(metrics), sorted(summary["metrics"]))
+        assert all(metrics[n] == summary["metrics"][n] for n in names), (metrics, summary["metrics"])
+        units = dict(zip(names, (u.decode() for u in table["unit"][:])))
+        assert units["latency_ms"] == "ms" and units["tdp_w"] == "W", units
+        assert f["summary/device_kind"][()] == b"gpu" and f["summary/device"][()] == b"h200"
+        latency_ms = metrics["latency_ms"]
         ops = f["ops"]
         n = len(ops["name"])
         assert n > 100 and all(len(ops[c]) == n for c in ops.keys()), {c: len(ops[c]) for c in ops.keys()}
@@ -30,6 +43,20 @@ with tempfile.TemporaryDirectory() as tmp:
         end_us = ops["start_us"][-1] + ops["duration_us"][-1]
         assert abs(end_us / 1000 - latency_ms) < 1e-6 * latency_ms, (end_us, latency_ms)
         assert f["summary/models/name"][0] == b"resnet50" and f["summary/models/batch"][0] == 8
-    leftovers = [p for p in os.listdir(tmp) if p != "quickstart.h5"]
+    # An accelerator run: its own metrics (area, the *_vs_tpu_v3 ratios) and word settings.
+    accel = os.path.join(tmp, "accel.h5")
+    out = subprocess.run([dse, "run", "configs/experiments/accel_tpu_v3.yaml", "--json", "-q", "-p", f"output={accel}",
+                          "-p", "workload.models=[{name: mobilenet_v2, batch: 1, dtype: bf16}]", "-p", "device.fusion=epilogue"],
+                         check=True, capture_output=True, text=True).stdout
+    summary = json.loads(out)
+    with h5py.File(accel, "r") as f:
+        names = [n.decode() for n in f["summary/metrics/name"][:]]
+        metrics = dict(zip(names, f["summary/metrics/value"][:]))
+        assert set(metrics) == set(summary["metrics"]), (sorted(metrics), sorted(summary["metrics"]))
+        assert all(metrics[n] == summary["metrics"][n] for n in names)
+        for name in ("area_mm2", "perf_per_mm2_vs_tpu_v3", "inferences_per_s_vs_tpu_v3", "energy_j"):
+            assert name in metrics, (name, names)
+        assert f["summary/device_kind"][()] == b"accelerator" and f["summary/fusion"][()] == b"epilogue"
+    leftovers = [p for p in os.listdir(tmp) if p not in ("quickstart.h5", "accel.h5")]
     assert not leftovers, leftovers
 print("1 passed, 0 failed")

@@ -7,6 +7,7 @@
 
 #include "sim/config/config_loader.h"
 #include "sim/gpu/gpu_spec.h"
+#include "sim/accel/accel_device.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
 #include "tests/cli/cli_runner.h"
@@ -109,7 +110,7 @@ output: ~
       ConfigNode root = load_config_text(text, name);
       Experiment e = read_experiment(root, name);
       for (auto& model : e.models) model.params.batch = std::min(model.params.batch, 8);
-      if (e.fusion == FusionMode::ilp) continue;  // covered by its own tests; slower
+      if (static_cast<const AcceleratorDevice&>(*e.device).fusion() == FusionMode::ilp) continue;  // own tests; slower
       run_experiment(e);
       ++ran;
     } catch (const UserError& error) {

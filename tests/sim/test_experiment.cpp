@@ -4,6 +4,7 @@
 
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
+#include "sim/gpu/gpu_device.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
 
@@ -25,13 +26,16 @@ TEST(Experiment, QuickstartReadsTheEmbeddedH200Spec) {
   EXPECT_EQ(experiment.models[0].name, "resnet50");
   EXPECT_EQ(experiment.models[0].params.batch, 8);
   EXPECT_EQ(experiment.models[0].params.dtype, DType::fp16);
-  EXPECT_EQ(experiment.gpu.name, "h200");
-  EXPECT_EQ(experiment.gpu.sm_count, 132);
-  EXPECT_DOUBLE_EQ(experiment.gpu.dram_bandwidth_gbps, 4800);
-  EXPECT_DOUBLE_EQ(*experiment.gpu.tensor_core_peak("fp16"), 989.5);
-  ASSERT_EQ(experiment.hardware_files.size(), 1u);
-  EXPECT_EQ(experiment.hardware_files[0].path, "embedded:configs/hardware/gpu/h200.yaml");
-  EXPECT_EQ(experiment.timing_model, "roofline");
+  ASSERT_EQ(experiment.device->kind(), "gpu");
+  const GpuSpec& gpu = static_cast<const GpuDevice&>(*experiment.device).spec();
+  EXPECT_EQ(gpu.name, "h200");
+  EXPECT_EQ(gpu.sm_count, 132);
+  EXPECT_DOUBLE_EQ(gpu.dram_bandwidth_gbps, 4800);
+  EXPECT_DOUBLE_EQ(*gpu.tensor_core_peak("fp16"), 989.5);
+  const auto files = experiment.device->hardware_files();
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].path, "embedded:configs/hardware/gpu/h200.yaml");
+  EXPECT_EQ(experiment.device->timing_model(), "roofline");
   EXPECT_EQ(experiment.output_path, "results/quickstart.h5");
 }
 
@@ -53,7 +57,7 @@ TEST(Experiment, SimulatedTimelineIsConsistent) {
   EXPECT_GE(result.latency_ms(), compute_floor_ms);
   EXPECT_GE(result.latency_ms(), memory_floor_ms);
   EXPECT_LE(result.latency_ms(), compute_floor_ms + memory_floor_ms + 1e-3);
-  EXPECT_FALSE(result.energy_j.has_value());
+  EXPECT_FALSE(result.metrics.contains("energy_j"));  // no GPU power model yet
 }
 
 TEST(Experiment, IsDeterministicAndRespondsToOverrides) {
@@ -98,7 +102,7 @@ TEST(Experiment, GpuSpecByRelativeFileAndErrorsInsideIt) {
                  "'embedded:configs/nowhere/x.yaml'");
   }
   const Experiment experiment = quickstart({"device.gpu=../hardware/gpu/h200.yaml"});
-  EXPECT_EQ(experiment.gpu.name, "h200");
+  EXPECT_EQ(experiment.device->name(), "h200");
 }
 
 }  // namespace dse

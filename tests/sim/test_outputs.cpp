@@ -39,9 +39,13 @@ TEST(ChromeTrace, HasOneSliceperOpOnItsStreamTrack) {
 TEST(SummaryJson, CarriesTheDocumentedKeys) {
   const Experiment experiment = quickstart();
   const auto summary = summary_json(experiment, run_experiment(experiment));
-  for (const char* key : {"experiment", "device", "models", "latency_ms", "throughput_per_s", "output"})
+  for (const char* key : {"experiment", "device", "schedule", "models", "metrics", "output"})
     EXPECT_TRUE(summary.contains(key)) << key;
-  EXPECT_FALSE(summary.contains("energy_j"));  // the roofline has no power model
+  EXPECT_EQ(summary.size(), 6u);
+  EXPECT_EQ(summary["metrics"]["tdp_w"], 700);  // configs/hardware/gpu/h200.yaml
+  EXPECT_FALSE(summary["metrics"].contains("energy_j"));  // no GPU power model yet
+  EXPECT_EQ(summary["device"]["kind"], "gpu");
+  EXPECT_EQ(summary["device"]["name"], "h200");
   EXPECT_EQ(summary["device"]["calibration"], "uncalibrated (datasheet)");
   EXPECT_EQ(summary["models"][0]["params"], 25'557'032);
 }

@@ -1,0 +1,249 @@
+#include "sim/accel/accel_device.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/accel/accel_evaluator.h"
+#include "sim/config/config_loader.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/run/experiment.h"
+#include "sim/run/shared_memo.h"
+#include "sim/runtime/accel_executor.h"
+
+namespace dse {
+namespace {
+
+// A workload depends only on its graph and batch, and the baseline's pass over it only on the
+// baseline spec besides: a search's trials share both, as they share the graphs. Each memo entry
+// holds what its key's addresses point to, so no other object can take those addresses while it
+// exists.
+struct SharedWorkload {
+  std::shared_ptr<const Graph> graph;
+  AccelWorkload workload;
+};
+struct BaselinePass {
+  std::shared_ptr<const SharedWorkload> workload;
+  std::shared_ptr<const AcceleratorSpec> spec;
+  double latency_s = 0, energy_j = 0;
+  AcceleratorPowerArea power;
+};
+
+std::shared_ptr<const SharedWorkload> shared_workload(const std::shared_ptr<const Graph>& graph, int batch) {
+  static SharedMemo<SharedWorkload> memo(256);
+  return memo.get(fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
+    return std::make_shared<const SharedWorkload>(SharedWorkload{graph, make_accel_workload(*graph, batch)});
+  });
+}
+
+struct Pass {
+  std::vector<double> model_latency_s;
+  double latency_s = 0;
+  double energy_j = 0;
+  double samples = 0;
+  AcceleratorPowerArea power;
+};
+
+// The workloads once through the baseline as XLA compiles for it (epilogue fusion, tensors
+// padded to the lanes), models one after another.
+Pass baseline_pass(const std::vector<std::shared_ptr<const SharedWorkload>>& workloads,
+                   const std::vector<ModelRequest>& models, const std::shared_ptr<const AcceleratorSpec>& spec) {
+  static SharedMemo<BaselinePass> memo(1024);
+  Pass pass;
+  for (std::size_t m = 0; m < workloads.size(); ++m) {
+    const auto key = fmt::format("{}|{}", static_cast<const void*>(workloads[m].get()), static_cast<const void*>(spec.get()));
+    const auto e = memo.get(key, [&] {
+      const AccelEvaluation eval = evaluate_accelerator(workloads[m]->workload, *spec, FusionMode::epilogue, PaddingMode::array);
+      return std::make_shared<const BaselinePass>(
+          BaselinePass{workloads[m], spec, eval.latency_s, eval.energy_j, eval.power_area});
+    });
+    pass.model_latency_s.push_back(e->latency_s);
+    pass.latency_s += e->latency_s;
+    pass.energy_j += e->energy_j;
+    pass.samples += models[m].params.batch;
+    pass.power = e->power;
+  }
+  return pass;
+}
+
+// Sets `key` of `target` to `value`, merging mappings key by key. The copied nodes keep their own
+// file, line and key path, so errors point at the experiment ("device.array.rows").
+void merge_key(ConfigNode& target, const std::string& key, const ConfigNode& value, const SourceMark& key_mark) {
+  ConfigNode* existing = target.mutable_child(key);
+  if (existing && existing->is_map() && value.is_map()) {
+    for (const auto& child : value.keys()) merge_key(*existing, child, *value.find(child), value.key_mark(child));
+    return;
+  }
+  target.set(key, value, key_mark).set_path(value.path());
+}
+
+}  // namespace
+
+AcceleratorDevice::AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
+                                     std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files)
+    : spec_(std::move(spec)), fusion_(fusion), padding_(padding), baseline_(std::move(baseline)), files_(std::move(files)) {}
+
+std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file) {
+  const ConfigNode& name = device.at("accelerator", "an accelerator spec name such as tpu_v3_like, or a .yaml file");
+  const std::string file = find_hardware_spec_file(name, "accel", "accelerator spec", config_file);
+  const FusionMode fusion = *parse_fusion_mode(
+      device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
+  const PaddingMode padding = *parse_padding_mode(
+      device.param<std::string>("padding").one_of(padding_mode_names(), "a tensor padding").with_default("auto"));
+  ConfigNode spec = load_config_file(file);
+  spec.expect_map("an accelerator spec");
+  // Key paths as the device block would write them ("device.arary: unknown key"); file and line
+  // still say whether a value came from the spec file or from the experiment.
+  spec.set_path("device");
+  for (const auto& key : device.keys()) {
+    if (key == "accelerator" || key == "fusion" || key == "padding") continue;
+    merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
+  }
+  // The baseline is the same for every trial of a search: read once per file content.
+  static SharedMemo<AcceleratorSpec> baselines(8);
+  std::shared_ptr<const AcceleratorSpec> baseline;
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
+  if (const auto baseline_file = catalog.find("accel", "tpu_v3_like")) {
+    const std::string path = *baseline_file;
+    baseline = baselines.get(path + "\n" + read_config_bytes(path), [&path] {
+      return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path)));
+    });
+  }
+  return std::make_shared<const AcceleratorDevice>(read_accelerator_spec(spec), fusion, padding, std::move(baseline),
+                                                   std::vector<HardwareFile>{{file, read_config_bytes(file)}});
+}
+
+void AcceleratorDevice::check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const {
+  const std::string native(dtype_name(spec_.dtype));
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (models[m].params.dtype == spec_.dtype) continue;
+    models_node.items()[m].fail("expected dtype " + native + ": the accelerator '" + spec_.name + "' computes in " +
+                                native + ", found " + std::string(dtype_name(models[m].params.dtype)) +
+                                " (set dtype: " + native + ")");
+  }
+}
+
+MetricTable AcceleratorDevice::cheap_metrics() const {
+  const AcceleratorPowerArea pa = accelerator_power_area(spec_);
+  MetricTable metrics;
+  metrics.set("area_mm2", pa.area_mm2);
+  metrics.set("tdp_w", pa.tdp_w);
+  return metrics;
+}
+
+std::vector<std::string> AcceleratorDevice::metric_names(std::size_t model_count) const {
+  std::vector<std::string> names = workload_metric_names(model_count);
+  for (const char* name : {"energy_j", "area_mm2", "static_w", "fusion_groups", "dram_bytes", "inferences_per_s",
+                           "perf_per_mm2", "energy_per_inference_j"})
+    names.emplace_back(name);
+  if (baseline_)
+    for (const char* name : {"inferences_per_s_vs_tpu_v3", "perf_per_tdp_vs_tpu_v3", "perf_per_mm2_vs_tpu_v3",
+                             "energy_per_inference_vs_tpu_v3", "perf_per_tdp_vs_tpu_v3_geomean"})
+      names.emplace_back(name);
+  return names;
+}
+
+RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline deadline) const {
+  const AcceleratorSpec& spec = spec_;
+  RunResult result;
+  result.experiment = experiment.name;
+  result.device_kind = kind();
+  result.device = spec.name;
+  result.timing_model = timing_model();
+  result.calibration = calibration();
+  result.schedule = schedule_name(experiment.schedule);
+  result.device_settings = {{"fusion", fusion_mode_name(fusion_)}, {"padding", padding_mode_name(padding_)}};
+
+  std::vector<std::shared_ptr<const SharedWorkload>> workloads;
+  std::vector<AccelEvaluation> evaluations;
+  for (const ModelRequest& request : experiment.models) {
+    workloads.push_back(shared_workload(request.graph, request.params.batch));
+    evaluations.push_back(evaluate_accelerator(workloads.back()->workload, spec, fusion_, padding_));
+  }
+
+  if (deadline && std::chrono::steady_clock::now() > *deadline)
+    throw SimulationTimeout("the mapping and fusion plan passed the wall-clock deadline");
+  // One op queue per model with `stream_per_model`, else one for all: queues share the cores and
+  // the DMA path (sim/runtime/accel_executor.h).
+  Engine engine;
+  engine.set_deadline(deadline);
+  const bool per_model = experiment.schedule == Schedule::stream_per_model;
+  AccelExecutor device(engine, per_model ? experiment.models.size() : 1);
+  double dynamic_j = 0;
+  for (std::size_t m = 0; m < experiment.models.size(); ++m) {
+    const Graph& graph = *experiment.models[m].graph;
+    result.models.push_back({experiment.models[m].name, experiment.models[m].params, graph.total_cost(),
+                             graph.ops().size(), -1, 0});
+    const AccelEvaluation& e = evaluations[m];
+    dynamic_j += e.dynamic_energy_j;
+    for (std::size_t i = 0; i < workloads[m]->workload.ops.size(); ++i) {
+      const Op& op = graph.op(workloads[m]->workload.ops[i].op);
+      const FusedOpTiming& t = e.fusion.ops[i];
+      const std::string bound = t.time_s <= 0                        ? "none"
+                                : t.compute_s >= t.time_s * 0.999 ? "compute"
+                                                                  : "memory";
+      result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
+                            static_cast<int>(per_model ? m : 0), 0, 0, op.cost, t.dram_bytes, bound});
+      // The op's time alone is max(core, DMA) + first tiles; the first tiles count on both sides.
+      const double dma_s = t.dram_bytes / spec.dram_bytes_per_s();
+      const std::size_t row = result.ops.size() - 1;
+      device.enqueue(per_model ? m : 0, {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s,
+                                         [&result, row](TimePs start, TimePs end) {
+                                           result.ops[row].start_ps = start;
+                                           result.ops[row].end_ps = end;
+                                         }});
+    }
+  }
+  engine.schedule_at(0, [&device] { device.start(); });
+  engine.run();
+  std::stable_sort(result.ops.begin(), result.ops.end(),
+                   [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
+
+  result.close_timeline();
+
+  const AcceleratorPowerArea& power = evaluations.front().power_area;
+  const double makespan_s = static_cast<double>(result.makespan_ps) * 1e-12;
+  const double energy_j = dynamic_j + power.static_w * makespan_s;
+  double samples = 0, dram_bytes = 0;
+  int fusion_groups = 0;
+  for (std::size_t m = 0; m < evaluations.size(); ++m) {
+    fusion_groups += evaluations[m].fusion.groups;
+    dram_bytes += evaluations[m].dram_bytes;
+    samples += experiment.models[m].params.batch;
+  }
+  add_workload_metrics(result, power.tdp_w);
+  const double inferences_per_s = makespan_s > 0 ? samples / makespan_s : 0;
+  const double perf_per_tdp = inferences_per_s / power.tdp_w;
+  const double perf_per_mm2 = inferences_per_s / power.area_mm2;
+  const double energy_per_inference_j = samples > 0 ? energy_j / samples : 0;
+  MetricTable& metrics = result.metrics;
+  metrics.set("energy_j", energy_j);
+  metrics.set("area_mm2", power.area_mm2);
+  metrics.set("static_w", power.static_w);
+  metrics.set("fusion_groups", fusion_groups);
+  metrics.set("dram_bytes", dram_bytes);
+  metrics.set("inferences_per_s", inferences_per_s);
+  metrics.set("perf_per_mm2", perf_per_mm2);
+  metrics.set("energy_per_inference_j", energy_per_inference_j);
+  if (baseline_) {
+    const Pass pass = baseline_pass(workloads, experiment.models, baseline_);
+    const AcceleratorPowerArea& base_power = pass.power;
+    const double base_ips = pass.samples / pass.latency_s;
+    metrics.set("inferences_per_s_vs_tpu_v3", inferences_per_s / base_ips);
+    metrics.set("perf_per_tdp_vs_tpu_v3", perf_per_tdp / (base_ips / base_power.tdp_w));
+    metrics.set("perf_per_mm2_vs_tpu_v3", perf_per_mm2 / (base_ips / base_power.area_mm2));
+    metrics.set("energy_per_inference_vs_tpu_v3", energy_per_inference_j / (pass.energy_j / pass.samples));
+    double log_sum = 0;
+    for (std::size_t m = 0; m < evaluations.size(); ++m)
+      log_sum += std::log(pass.model_latency_s[m] / evaluations[m].latency_s * base_power.tdp_w / power.tdp_w);
+    metrics.set("perf_per_tdp_vs_tpu_v3_geomean", std::exp(log_sum / static_cast<double>(evaluations.size())));
+  }
+  return result;
+}
+
+DSE_REGISTER_FACTORY(Device, "accelerator",
+                     "A TPU-like accelerator template (cores x systolic arrays, buffers, DRAM), mapped, fused and timed",
+                     AcceleratorDevice::from_config)
+
+}  // namespace dse

@@ -1,0 +1,56 @@
+// A TPU-like accelerator design as a device kind (`device: {accelerator: NAME|FILE.yaml, fusion,
+// padding, and any accelerator-spec key overriding the named spec's}`), and the run of an
+// experiment's models on it through the discrete-event engine.
+//
+// Each model is prepared once (sim/accel/accel_workload.h), mapped onto the design and fused
+// (sim/accel/accel_evaluator.h); its ops then run in the engine on the accelerator's two shared
+// resources, the cores and the DMA path (sim/runtime/accel_executor.h), each alone taking the time
+// the mapping and fusion plan give it. `single_stream` runs the models one after another;
+// `stream_per_model` gives each model its own queue, so one model's memory-bound ops overlap
+// another's compute-bound ones. Its metrics are FAST's, each also relative to tpu_v3_like running
+// the same workload as XLA compiles it (epilogue fusion, tensors padded to the array's lines).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/accel/accel_spec.h"
+#include "sim/accel/fusion_plan.h"
+#include "sim/accel/tensor_layout.h"
+#include "sim/device/device.h"
+
+namespace dse {
+
+class AcceleratorDevice final : public Device {
+ public:
+  // `baseline` (tpu_v3_like) is what the *_vs_tpu_v3 metrics are relative to; null leaves them out.
+  AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
+                    std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files);
+  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file);
+
+  const AcceleratorSpec& spec() const { return spec_; }
+  FusionMode fusion() const { return fusion_; }
+  PaddingMode padding() const { return padding_; }
+
+  std::string kind() const override { return "accelerator"; }
+  std::string name() const override { return spec_.name; }
+  std::string display_name() const override { return spec_.display_name; }
+  std::string timing_model() const override { return "accel_template"; }
+  std::string calibration() const override { return "area and power anchored to TPU-v3"; }
+  std::vector<HardwareFile> hardware_files() const override { return files_; }
+  // Every model must be in the arrays' native dtype.
+  void check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const override;
+  MetricTable cheap_metrics() const override;
+  std::vector<std::string> metric_names(std::size_t model_count) const override;
+  RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+
+ private:
+  AcceleratorSpec spec_;
+  FusionMode fusion_;
+  PaddingMode padding_;
+  std::shared_ptr<const AcceleratorSpec> baseline_;
+  std::vector<HardwareFile> files_;
+};
+
+}  // namespace dse

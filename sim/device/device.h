@@ -1,0 +1,73 @@
+// A device kind: the hardware an experiment's `device:` block names, as a registered family. Each
+// kind is one folder (sim/gpu/gpu_device.cpp, sim/accel/accel_device.cpp) whose factory reads its
+// own config node, and whose object gives the metrics known before simulating (area, TDP), the
+// metrics a run produces, and the run itself.
+//
+// The registry name is the key that selects the kind in the device block: `device: {gpu: h200}`
+// makes a "gpu" device, `device: {accelerator: tpu_v3_like}` an "accelerator" one.
+//
+// Contract: a factory either returns a device whose run() cannot fail on input, or throws
+// ConfigError pointing at the offending key; a device is immutable and run() is safe to call from
+// many threads at once. run() produces exactly the metrics metric_names() declares, in that order.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/base/registry.h"
+#include "sim/config/config_node.h"
+#include "sim/engine/engine.h"
+#include "sim/metrics/metric_table.h"
+#include "sim/run/run_result.h"
+
+namespace dse {
+
+struct Experiment;
+struct ModelRequest;
+
+// A hardware file a device was built from, kept so a result records exactly what was used.
+struct HardwareFile {
+  std::string path;     // as resolved ("configs/hardware/gpu/h200.yaml" or "embedded:...")
+  std::string content;  // the file's bytes
+};
+
+class Device {
+ public:
+  static constexpr const char* family_name = "device";
+  static constexpr const char* family_description = "Device kinds, named by their key in an experiment's device block";
+  // `device` is the experiment's device block (with this kind's key); `config_file` resolves
+  // relative spec paths and user catalogs.
+  using Factory = std::function<std::shared_ptr<const Device>(const ConfigNode& device, const std::string& config_file)>;
+
+  virtual ~Device() = default;
+  virtual std::string kind() const = 0;          // its registry name: "gpu", "accelerator"
+  virtual std::string name() const = 0;          // the spec's short name ("h200")
+  virtual std::string display_name() const = 0;  // "NVIDIA H200 SXM 141GB"
+  virtual std::string timing_model() const = 0;  // how op times are computed ("kernel", "accel_template")
+  virtual std::string calibration() const = 0;   // "uncalibrated (datasheet)" or where its numbers come from
+  virtual std::vector<HardwareFile> hardware_files() const = 0;
+  // Rejects models the device cannot run (a ConfigError at the model's entry in `models_node`).
+  virtual void check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const;
+  // Metrics known without simulating (area_mm2, tdp_w), so cheap constraints skip the simulation.
+  virtual MetricTable cheap_metrics() const = 0;
+  // Every metric a run of `model_count` models produces, in the order run() reports them.
+  virtual std::vector<std::string> metric_names(std::size_t model_count) const = 0;
+  // With a deadline, throws SimulationTimeout once the wall clock passes it.
+  virtual RunResult run(const Experiment& experiment, WallDeadline deadline) const = 0;
+};
+
+using DeviceRegistry = Registry<Device>;
+
+// Reads the experiment's device block: exactly one registered kind's key must be present.
+std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file);
+
+// The metrics every device kind reports first, from the timeline: latency_ms, throughput_per_s,
+// tdp_w, perf_per_tdp and, for two or more models, each one's latency_ms_model<I> and
+// throughput_per_s_model<I>. metric_names() of a kind starts with workload_metric_names().
+std::vector<std::string> workload_metric_names(std::size_t model_count);
+void add_workload_metrics(RunResult& result, double tdp_w);
+
+}  // namespace dse

@@ -1,0 +1,50 @@
+// A GPU as a device kind (`device: {gpu: NAME|FILE.yaml, timing_model, calibration}`): its
+// datasheet spec, the timing model that turns ops into kernels, and the run of an experiment's
+// models through the discrete-event engine.
+//
+// Each op becomes the kernels the timing model lowers it to; kernels go to CUDA-like streams
+// (sim/runtime) by the experiment's schedule: `single_stream` runs the models one after another,
+// `stream_per_model` gives each model its own stream so their kernels overlap and share the GPU.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/device/device.h"
+#include "sim/gpu/gpu_spec.h"
+#include "sim/gpu/gpu_timing_model.h"
+
+namespace dse {
+
+class GpuDevice final : public Device {
+ public:
+  // `timing_model` is a gpu_timing registry name; the model is built here (shared with every other
+  // device on the same spec, model and calibration: a search's trials).
+  GpuDevice(GpuSpec spec, std::string timing_model, std::optional<KernelCalibration> calibration,
+            std::string calibration_file, std::vector<HardwareFile> files);
+  // Reads the device block: gpu (catalog name or spec file), timing_model, calibration.
+  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file);
+
+  const GpuSpec& spec() const { return spec_; }
+  const GpuTimingModel& timing() const { return *timing_; }
+
+  std::string kind() const override { return "gpu"; }
+  std::string name() const override { return spec_.name; }
+  std::string display_name() const override { return spec_.display_name; }
+  std::string timing_model() const override { return timing_model_; }
+  std::string calibration() const override { return timing_->calibration(); }
+  std::vector<HardwareFile> hardware_files() const override { return files_; }
+  MetricTable cheap_metrics() const override;
+  std::vector<std::string> metric_names(std::size_t model_count) const override;
+  RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+
+ private:
+  GpuSpec spec_;
+  std::string timing_model_;
+  std::vector<HardwareFile> files_;
+  std::shared_ptr<const GpuTimingModel> timing_;
+};
+
+}  // namespace dse

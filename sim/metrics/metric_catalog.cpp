@@ -1,0 +1,83 @@
+#include "sim/metrics/metric_catalog.h"
+
+#include <charconv>
+
+#include "models/base/registry.h"
+
+namespace dse {
+
+const std::vector<MetricInfo>& metric_catalog() {
+  static const std::vector<MetricInfo> catalog = {
+      {"latency_ms", "ms", "Makespan of one pass over the workload: every model's batch, as the schedule runs them",
+       "gpu, accelerator"},
+      {"throughput_per_s", "1/s", "Samples (batch items of every model) completed per second over the makespan",
+       "gpu, accelerator"},
+      {"tdp_w", "W", "Thermal design power: the GPU spec's board TDP, or the accelerator template's modelled TDP",
+       "gpu, accelerator"},
+      {"perf_per_tdp", "1/s/W", "throughput_per_s per TDP watt", "gpu, accelerator"},
+      {"latency_ms_model<I>", "ms", "Span of model I on the timeline, from its first op's start to its last op's end",
+       "gpu, accelerator; runs of two or more models"},
+      {"throughput_per_s_model<I>", "1/s", "Model I's batch over its span", "gpu, accelerator; runs of two or more models"},
+      {"energy_j", "J", "Energy of one pass: every op's dynamic energy plus static power over the makespan", "accelerator"},
+      {"area_mm2", "mm^2", "Die area of the design (anchored to TPU-v3, docs/accelerator.md)", "accelerator"},
+      {"static_w", "W", "Static (leakage) power of the design", "accelerator"},
+      {"fusion_groups", "count", "Fusion groups of the plan, over all models", "accelerator"},
+      {"dram_bytes", "B", "DRAM traffic of one pass after fusion", "accelerator"},
+      {"inferences_per_s", "1/s", "Samples per second over the makespan (FAST's name for throughput_per_s)", "accelerator"},
+      {"perf_per_mm2", "1/s/mm^2", "inferences_per_s per mm^2 of die area", "accelerator"},
+      {"energy_per_inference_j", "J", "energy_j per sample", "accelerator"},
+      {"inferences_per_s_vs_tpu_v3", "ratio",
+       "inferences_per_s over tpu_v3_like's on the same workload as XLA compiles it (epilogue fusion, array padding)",
+       "accelerator; with tpu_v3_like in the catalog"},
+      {"perf_per_tdp_vs_tpu_v3", "ratio", "perf_per_tdp over tpu_v3_like's on the same workload",
+       "accelerator; with tpu_v3_like in the catalog"},
+      {"perf_per_mm2_vs_tpu_v3", "ratio", "perf_per_mm2 over tpu_v3_like's on the same workload",
+       "accelerator; with tpu_v3_like in the catalog"},
+      {"energy_per_inference_vs_tpu_v3", "ratio", "energy_per_inference_j over tpu_v3_like's on the same workload",
+       "accelerator; with tpu_v3_like in the catalog"},
+      {"perf_per_tdp_vs_tpu_v3_geomean", "ratio",
+       "Geometric mean over the models of each one's Perf/TDP ratio to tpu_v3_like, each run alone (FAST's suite metric)",
+       "accelerator; with tpu_v3_like in the catalog"},
+  };
+  return catalog;
+}
+
+std::string per_model_metric(std::string_view family, std::size_t index) {
+  const auto marker = family.find("<I>");
+  return std::string(family.substr(0, marker)) + std::to_string(index);
+}
+
+const MetricInfo* find_metric(std::string_view name) {
+  for (const auto& info : metric_catalog()) {
+    const auto marker = info.name.find("<I>");
+    if (marker == std::string::npos) {
+      if (info.name == name) return &info;
+      continue;
+    }
+    const std::string_view prefix = std::string_view(info.name).substr(0, marker);
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+    const std::string_view digits = name.substr(prefix.size());
+    std::size_t index = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (error == std::errc{} && end == digits.data() + digits.size() && (digits == "0" || digits.front() != '0'))
+      return &info;
+  }
+  return nullptr;
+}
+
+namespace {
+
+[[maybe_unused]] const bool metric_family_registered =
+    (FamilyCatalog::instance().add_family(
+         {"metric", "Run metrics: what objectives, constraints, the JSON summary and HDF5 /summary/metrics name",
+          [] {
+            std::vector<RegistryEntryInfo> out;
+            for (const auto& info : metric_catalog())
+              out.push_back({info.name, info.description + " (" + info.devices + ")", info.unit});
+            return out;
+          }}),
+     true);
+
+}  // namespace
+
+}  // namespace dse
