@@ -1,10 +1,10 @@
 // Speed of the simulation core, measured with Google Benchmark (never in unit tests):
 //   engine_events       events per second of the bare discrete-event core (target: >= 10 M/s)
-//   resnet50_h200_b1    one ResNet-50 batch-1 inference on the H200 roofline model, the graph
+//   resnet50_h200_b1_roofline    one ResNet-50 batch-1 inference on the H200 roofline model, the graph
 //                       already built (target: <= 100 us wall)
 //   resnet50_h100_b1_kernel_model the same on the H100 SXM spec with the kernel timing model
 //                       (target: <= 100 us wall)
-//   resnet50_h200_b1_with_build   the same as resnet50_h200_b1, building the zoo graph first
+//   resnet50_h200_b1_roofline_with_build   the same as resnet50_h200_b1_roofline, building the zoo graph first
 //   two_models/0, two_models/1    ResNet-50 + ResNet-18 on one stream / on two concurrent streams
 // Run: build/bench/bench_simulation
 #include <benchmark/benchmark.h>
@@ -41,11 +41,11 @@ void engine_events(benchmark::State& state) {
 }
 BENCHMARK(engine_events)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
-void resnet50_h200_b1(benchmark::State& state) {
-  const dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1"});
+void resnet50_h200_b1_roofline(benchmark::State& state) {
+  const dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1", "device.timing_model=roofline"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
 }
-BENCHMARK(resnet50_h200_b1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(resnet50_h200_b1_roofline)->Unit(benchmark::kMicrosecond);
 
 // Issue target: one ResNet-50 batch-1 inference on the H100 spec, kernel timing model, <= 100 us.
 void resnet50_h100_b1_kernel_model(benchmark::State& state) {
@@ -55,15 +55,15 @@ void resnet50_h100_b1_kernel_model(benchmark::State& state) {
 }
 BENCHMARK(resnet50_h100_b1_kernel_model)->Unit(benchmark::kMicrosecond);
 
-void resnet50_h200_b1_with_build(benchmark::State& state) {
-  dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1"});
+void resnet50_h200_b1_roofline_with_build(benchmark::State& state) {
+  dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1", "device.timing_model=roofline"});
   const auto& build = dse::ModelRegistry::instance().find("resnet50")->factory;
   for (auto _ : state) {
     experiment.models[0].graph = std::make_shared<const dse::Graph>(build(experiment.models[0].params));
     benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
   }
 }
-BENCHMARK(resnet50_h200_b1_with_build)->Unit(benchmark::kMicrosecond);
+BENCHMARK(resnet50_h200_b1_roofline_with_build)->Unit(benchmark::kMicrosecond);
 
 // The cost of concurrency: ResNet-50 and ResNet-18 (batch 8) on one stream versus a stream each,
 // kernel timing model on the H100 SXM spec (rates recomputed at every kernel start and end).

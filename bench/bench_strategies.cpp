@@ -19,6 +19,7 @@
 #include "models/zoo/zoo.h"
 #include "search/search_run.h"
 #include "search/strategy.h"
+#include "sim/config/config_loader.h"
 #include "sim/accel/accel_evaluator.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -93,8 +94,8 @@ std::int64_t evaluations_to_target(const Table& t, const std::string& strategy, 
   dse::StrategyOptions options;
   options.trials = budget * 4;  // proposals may repeat designs (not simulated again); the budget counts distinct ones
   options.seed = seed;
-  options.population = 32;
-  auto s = dse::StrategyRegistry::instance().find(strategy)->factory(t.space, options);
+  const dse::ConfigNode params = dse::load_config_text("population: 32\n", "bench_strategies");
+  auto s = dse::StrategyRegistry::instance().find(strategy)->factory(t.space, options, params);
   std::set<std::int64_t> seen;
   while (static_cast<std::int64_t>(seen.size()) < budget) {
     const auto batch = s->propose(8);

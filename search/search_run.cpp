@@ -23,34 +23,6 @@
 
 namespace dse {
 
-namespace {
-
-// The one name table of Relation.
-constexpr std::array<std::pair<Relation, std::string_view>, 4> kRelationNames = {
-    {{Relation::le, "le"}, {Relation::lt, "lt"}, {Relation::ge, "ge"}, {Relation::gt, "gt"}}};
-
-}  // namespace
-
-std::string relation_name(Relation relation) {
-  for (const auto& [value, name] : kRelationNames)
-    if (value == relation) return std::string(name);
-  return "unknown";
-}
-
-namespace {
-std::optional<Relation> parse_relation(std::string_view text) {
-  for (const auto& [value, name] : kRelationNames)
-    if (name == text) return value;
-  return std::nullopt;
-}
-}  // namespace
-
-std::vector<std::string> relation_names() {
-  std::vector<std::string> names;
-  for (const auto& [value, name] : kRelationNames) names.emplace_back(name);
-  return names;
-}
-
 void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics) {
   const auto check = [&metrics](const std::string& metric, const MetricMention& where, const char* role) {
     if (std::find(metrics.begin(), metrics.end(), metric) != metrics.end()) return;
@@ -87,10 +59,9 @@ SearchSettings read_search_settings(const ConfigNode& search) {
     for (const auto& metric : constraints->keys()) {
       const ConfigNode& bound = *constraints->find(metric);
       bound.expect_map("{le | lt | ge | gt: bound}");
-      for (const auto& relation : relation_names()) {
-        if (const auto value = bound.param<double>(relation).optional())
-          settings.constraints.push_back(
-              {metric, *parse_relation(relation), *value, {constraints->key_mark(metric), bound.path()}});
+      for (const auto& [relation, name] : kRelationNames.entries) {
+        if (const auto value = bound.param<double>(name).optional())
+          settings.constraints.push_back({metric, relation, *value, {constraints->key_mark(metric), bound.path()}});
       }
     }
   }
@@ -99,13 +70,11 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   settings.strategy = strategy.param<std::string>("name").one_of(StrategyRegistry::instance().names(), "a strategy").required();
   settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
   settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
-  settings.options.population = strategy.param<std::int64_t>("population").in_range(2, 1'000'000).with_default(20);
-  settings.options.acquisition = strategy.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei");
-  settings.options.ucb_beta = strategy.param<double>("ucb_beta").in_range(0, 100).with_default(2.0);
   settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
   settings.timeout_s = search.param<double>("timeout_s").in_range(0.001, 1e7).optional();
-  if (settings.strategy == "grid" && !settings.space.grid_size())
-    strategy.find("name")->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
+  // The strategy reads (and so checks) its own keys now, before any trial runs.
+  settings.strategy_params = strategy;
+  StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options, strategy);
   search.check_unknown_keys();
   settings.description = to_yaml(search);
   return settings;
@@ -132,7 +101,7 @@ bool constraint_met(const SearchConstraint& c, double value) {
 }
 
 std::string unmet_message(const SearchConstraint& c) {
-  return c.metric + " " + relation_name(c.relation) + " " + fmt::format("{:g}", c.bound) + " not met";
+  return c.metric + " " + kRelationNames.name(c.relation) + " " + fmt::format("{:g}", c.bound) + " not met";
 }
 
 TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
@@ -264,7 +233,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   }
   std::mutex journal_mutex;
 
-  auto strategy = StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options);
+  auto strategy = StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options, settings.strategy_params);
   SearchOutcome outcome;
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);

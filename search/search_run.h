@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "models/base/enum_table.h"
 #include "search/space.h"
 #include "search/strategy.h"
 #include "sim/config/config_node.h"
@@ -27,8 +28,8 @@
 namespace dse {
 
 enum class Relation { le, lt, ge, gt };
-std::string relation_name(Relation relation);
-std::vector<std::string> relation_names();
+inline constexpr EnumTable<Relation, 4> kRelationNames{
+    {{{Relation::le, "le"}, {Relation::lt, "lt"}, {Relation::ge, "ge"}, {Relation::gt, "gt"}}}};
 
 // Where a metric name was written, for errors about it ("search.objective.maximize").
 struct MetricMention {
@@ -56,6 +57,7 @@ struct SearchSettings {
   std::vector<SearchConstraint> constraints;
   std::string strategy = "random";
   StrategyOptions options;
+  ConfigNode strategy_params;  // the strategy block: each strategy reads its own keys from it
   std::int64_t batch = 8;
   std::optional<double> timeout_s;  // per trial, wall clock: a trial still simulating then is `timeout`
   std::string description;  // the search block as YAML: a journal belongs to exactly one search

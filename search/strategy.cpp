@@ -1,5 +1,7 @@
 #include "search/strategy.h"
 
+#include <algorithm>
+
 namespace dse {
 
 std::string trial_status_name(TrialStatus status) {
@@ -49,6 +51,10 @@ double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t strea
     z ^= z >> 31;
   }
   return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+std::int64_t read_population(const ConfigNode& params, std::int64_t minimum) {
+  return params.param<std::int64_t>("population").in_range(minimum, 1'000'000).with_default(std::max<std::int64_t>(20, minimum));
 }
 
 }  // namespace dse

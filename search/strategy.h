@@ -18,6 +18,7 @@
 
 #include "models/base/registry.h"
 #include "search/space.h"
+#include "sim/config/config_node.h"
 
 namespace dse {
 
@@ -38,19 +39,22 @@ struct TrialResult {
   std::string message;              // why a trial failed or was infeasible
 };
 
+// What every strategy takes; a strategy's own knobs (population, acquisition, ...) it reads itself
+// from its config node.
 struct StrategyOptions {
-  std::int64_t trials = 100;     // evaluation budget
+  std::int64_t trials = 100;  // evaluation budget
   std::uint64_t seed = 1;
-  std::int64_t population = 20;  // population strategies (evolution, NSGA-II)
-  std::string acquisition = "ei";  // bayes_opt: "ei" (expected improvement) or "ucb"
-  double ucb_beta = 2.0;           // bayes_opt with ucb: mean + beta x standard deviation
 };
 
 class Strategy {
  public:
   static constexpr const char* family_name = "strategy";
   static constexpr const char* family_description = "Search strategies (ask/tell)";
-  using Factory = std::function<std::unique_ptr<Strategy>(const SearchSpace&, const StrategyOptions&)>;
+  // `params` is the search's strategy block ({name, trials, batch, seed, and the strategy's own
+  // keys}): an implementation reads its own keys from it with params.param<T>(), so a strategy with
+  // new knobs touches one file; keys nobody reads are reported as unknown.
+  using Factory =
+      std::function<std::unique_ptr<Strategy>(const SearchSpace&, const StrategyOptions&, const ConfigNode& params)>;
 
   virtual ~Strategy() = default;
   virtual std::vector<Trial> propose(std::int64_t n) = 0;
@@ -96,6 +100,10 @@ class GeneStrategy : public Strategy {
   std::map<std::int64_t, std::vector<double>> genes_;
   std::int64_t next_ = 0;
 };
+
+// `population` of a population strategy (aging_evolution, nsga2, cma_es): default 20, at least
+// `minimum`.
+std::int64_t read_population(const ConfigNode& params, std::int64_t minimum = 2);
 
 // A uniform number in [0, 1) that depends only on (seed, trial id, stream): SplitMix64 hashing.
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream);

@@ -16,7 +16,8 @@ constexpr std::int64_t kSample = 5;
 
 class AgingEvolution final : public Strategy {
  public:
-  AgingEvolution(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {}
+  AgingEvolution(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
+      : space_(space), options_(options), population_size_(read_population(params)) {}
 
   std::vector<Trial> propose(std::int64_t n) override {
     std::vector<Trial> out;
@@ -26,7 +27,7 @@ class AgingEvolution final : public Strategy {
 
   void report(const TrialResult& result) override {
     population_.push_back(result);
-    if (static_cast<std::int64_t>(population_.size()) > options_.population) population_.pop_front();
+    if (static_cast<std::int64_t>(population_.size()) > population_size_) population_.pop_front();
   }
 
  private:
@@ -34,7 +35,7 @@ class AgingEvolution final : public Strategy {
 
   Trial make(std::int64_t id) const {
     Trial trial{id, {}};
-    if (id < options_.population || population_.empty()) {
+    if (id < population_size_ || population_.empty()) {
       for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(uniform(id, p)));
       return trial;
     }
@@ -67,6 +68,7 @@ class AgingEvolution final : public Strategy {
 
   SearchSpace space_;
   StrategyOptions options_;
+  std::int64_t population_size_;  // `population`: the members a child's parent is sampled from
   std::deque<TrialResult> population_;
   std::int64_t next_ = 0;
 };

@@ -90,7 +90,10 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 class BayesOpt final : public GeneStrategy {
  public:
-  BayesOpt(const SearchSpace& space, const StrategyOptions& options) : GeneStrategy(space, options) {
+  BayesOpt(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
+      : GeneStrategy(space, options),
+        ucb_(params.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei") == "ucb"),
+        ucb_beta_(params.param<double>("ucb_beta").in_range(0, 100).with_default(2.0)) {
     initial_ = std::max<std::int64_t>(8, 2 * static_cast<std::int64_t>(space.parameters.size()) + 2);
   }
 
@@ -168,8 +171,8 @@ class BayesOpt final : public GeneStrategy {
     for (std::size_t c = 0; c < fresh.size(); ++c) {
       const double z = (mean[c] - best) / sd[c];
       // Both acquisitions are made non-negative so the feasibility probability can weigh them.
-      const double improvement = options_.acquisition == "ucb"
-                                     ? std::max(0.0, mean[c] + options_.ucb_beta * sd[c] - best) + 1e-12 * sd[c]
+      const double improvement = ucb_
+                                     ? std::max(0.0, mean[c] + ucb_beta_ * sd[c] - best) + 1e-12 * sd[c]
                                      : (mean[c] - best) * normal_cdf(z) + sd[c] * normal_pdf(z);
       const double feasible = all_feasible ? 1.0 : std::clamp(feasible_mean[c], 0.0, 1.0);
       const double value = improvement * feasible;
@@ -188,6 +191,8 @@ class BayesOpt final : public GeneStrategy {
   }
 
   std::int64_t initial_ = 8;
+  bool ucb_;         // `acquisition: ucb` (mean + ucb_beta x sd) instead of expected improvement
+  double ucb_beta_;  // `ucb_beta`
   std::vector<std::vector<double>> all_x_, feasible_x_;
   std::vector<double> feasible_, scores_;
 };

@@ -50,11 +50,11 @@ struct BridgeProblem {
 
 class CmaEs final : public Strategy {
  public:
-  CmaEs(const SearchSpace& space, const StrategyOptions& options)
+  CmaEs(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
       : space_(space), options_(options), oracle_(std::make_shared<Oracle>()),
         problem_(BridgeProblem{space.parameters.size(), oracle_}),
         // pagmo's cmaes refuses populations of fewer than 5.
-        lambda_(static_cast<pagmo::population::size_type>(std::max<std::int64_t>(5, options.population))) {}
+        lambda_(static_cast<pagmo::population::size_type>(read_population(params, 5))) {}
 
   std::vector<Trial> propose(std::int64_t n) override {
     std::vector<Trial> out;

@@ -2,7 +2,6 @@
 // up to the trial budget. Continuous parameters have no levels: a grid over them is an error.
 #include <algorithm>
 
-#include "models/base/errors.h"
 #include "search/strategy.h"
 
 namespace dse {
@@ -10,9 +9,14 @@ namespace {
 
 class GridSearch final : public IndexedStrategy {
  public:
-  GridSearch(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {
+  GridSearch(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
+      : space_(space), options_(options) {
     const auto size = space.grid_size();
-    if (!size) throw UserError("search.strategy: grid needs every parameter discrete (int, pow2, choice, bool)");
+    if (!size) {
+      const ConfigNode* name = params.find("name");
+      if (name) name->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
+      params.fail("grid needs every parameter discrete (int, pow2, choice, bool)");
+    }
     size_ = *size;
   }
 

@@ -17,7 +17,8 @@ namespace {
 
 class Nsga2 final : public GeneStrategy {
  public:
-  Nsga2(const SearchSpace& space, const StrategyOptions& options) : GeneStrategy(space, options) {}
+  Nsga2(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
+      : GeneStrategy(space, options), population_size_(read_population(params)) {}
 
   void report(const TrialResult& result) override {
     pool_.push_back(Member{result.trial.id, result.status == TrialStatus::ok ? result.scores : std::vector<double>{}, 0, 0});
@@ -36,7 +37,7 @@ class Nsga2 final : public GeneStrategy {
   double uniform(std::int64_t trial, std::uint64_t stream) const { return trial_uniform(options_.seed, trial, stream); }
 
   std::vector<double> next_genes(std::int64_t id, const std::vector<std::vector<double>>&) override {
-    return id < options_.population || parents_.empty() ? random_genes(id) : child(id);
+    return id < population_size_ || parents_.empty() ? random_genes(id) : child(id);
   }
 
   // Better by constrained domination rank, then crowding.
@@ -102,10 +103,11 @@ class Nsga2 final : public GeneStrategy {
     std::stable_sort(all.begin(), all.end(), [](const Member& a, const Member& b) {
       return better(a, b) || (!better(b, a) && a.id < b.id);
     });
-    if (static_cast<std::int64_t>(all.size()) > options_.population) all.resize(static_cast<std::size_t>(options_.population));
+    if (static_cast<std::int64_t>(all.size()) > population_size_) all.resize(static_cast<std::size_t>(population_size_));
     parents_ = std::move(all);
   }
 
+  std::int64_t population_size_;  // `population`: parents kept from one generation to the next
   std::vector<Member> parents_, pool_;
 };
 

@@ -13,7 +13,7 @@ namespace {
 
 class Sobol final : public IndexedStrategy {
  public:
-  Sobol(const SearchSpace& space, const StrategyOptions& options) : space_(space), options_(options) {
+  Sobol(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&) : space_(space), options_(options) {
     for (std::size_t p = 0; p < space.parameters.size(); ++p) shift_.push_back(trial_uniform(options.seed, 0, 7000 + p));
   }
 

@@ -17,9 +17,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "models/base/enum_table.h"
 #include "models/base/errors.h"
 
 namespace dse {
@@ -161,6 +163,16 @@ class ParamRead {
 template <class T>
 ParamRead<T> ConfigNode::param(std::string_view key) const {
   return ParamRead<T>(*this, std::string(key));
+}
+
+// An enum key of a map, by its name table (models/base/enum_table.h): anything but one of the
+// table's names fails listing them with a "did you mean"; `what` names them ("a schedule
+// policy"). Without a fallback the key is required.
+template <class Enum, std::size_t N>
+Enum read_enum(const ConfigNode& map, std::string_view key, const EnumTable<Enum, N>& table, std::string what,
+               std::type_identity_t<std::optional<Enum>> fallback = std::nullopt) {
+  auto read = map.param<std::string>(key).one_of(table.names(), std::move(what));
+  return *table.parse(fallback ? read.with_default(table.name(*fallback)) : read.required());
 }
 
 // The wording of a type in messages: "an integer", "a number", "true or false", "a string".

@@ -40,16 +40,29 @@ std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, c
       file->fail("expected an existing calibration file, found no file '" + calibration_file + "'");
   }
   const std::string timing_model =
-      device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("roofline");
+      device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("kernel");
   std::vector<HardwareFile> files = {{gpu_file, read_config_bytes(gpu_file)}};
   GpuSpec spec = read_gpu_spec(load_config_file(gpu_file));
   std::optional<KernelCalibration> calibration;
   if (!calibration_file.empty()) {
     files.push_back({calibration_file, read_config_bytes(calibration_file)});
-    calibration = read_kernel_calibration(load_config_file(calibration_file));
+    const ConfigNode file = load_config_file(calibration_file);
+    calibration = read_kernel_calibration(file);
+    // A fit to one GPU's kernels describes that GPU; a fit to several is meant to carry over.
+    const auto fitted_on = kernel_calibration_fitted_on(file);
+    if (fitted_on.size() == 1 && fitted_on.front() != spec.name)
+      device.find("calibration")->fail("expected a calibration fitted on " + spec.name + " or on several GPUs, found one fitted on " +
+                                       fitted_on.front() + " only (" + calibration_file +
+                                       "); fit one on this GPU's measurements with dse validate kernels --fit --save-calibration");
   }
-  return std::make_shared<const GpuDevice>(std::move(spec), timing_model, std::move(calibration), calibration_file,
-                                           std::move(files));
+  const std::string spec_name = spec.name;
+  auto gpu = std::make_shared<const GpuDevice>(std::move(spec), timing_model, std::move(calibration), calibration_file,
+                                               std::move(files));
+  if (!calibration_file.empty() && !gpu->timing().uses_calibration())
+    device.find("calibration")->fail("expected no calibration with timing_model " + timing_model +
+                                     ", which has no fitted parameters to take from it (the kernel model does: "
+                                     "timing_model: kernel), found " + calibration_file);
+  return gpu;
 }
 
 MetricTable GpuDevice::cheap_metrics() const {

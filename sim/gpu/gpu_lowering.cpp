@@ -37,11 +37,17 @@ constexpr Tile kTiles[] = {
 // 32x32; dse picks the fastest of those four. NeuSight's training shapes (trsharm25/NeuSight,
 // scripts/asplos/data/dataset/train/collect/bmm, not fitted to) agree: 2 sliced among 1,130 Volta
 // and Turing rows. Hopper's FP32 kernels are not in the data: there dse picks from every tile.
-std::span<const Tile> batched_sgemm_tiles(const std::string& architecture) {
+std::span<const Tile> batched_sgemm_tiles(GpuArchitecture architecture) {
   static constexpr Tile kVolta[] = {kTiles[1], kTiles[2], kTiles[3], kTiles[4]};  // named 128x64 ... 128x32
-  if (architecture == "ampere" || architecture == "ada") return {&kTiles[0], 1};  // 128 x 128
-  if (architecture == "pascal") return {&kTiles[1], 1};                           // 64 rows x 128 columns
-  if (architecture == "volta" || architecture == "turing") return kVolta;
+  switch (architecture) {
+    case GpuArchitecture::ampere:
+    case GpuArchitecture::ada: return {&kTiles[0], 1};  // 128 x 128
+    case GpuArchitecture::pascal: return {&kTiles[1], 1};  // 64 rows x 128 columns
+    case GpuArchitecture::volta:
+    case GpuArchitecture::turing: return kVolta;
+    case GpuArchitecture::hopper:
+    case GpuArchitecture::blackwell: return kTiles;
+  }
   return kTiles;
 }
 

@@ -68,9 +68,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.display_name = root.param<std::string>("display_name").with_default(spec.name);
   if (const ConfigNode* names = root.find("device_names"))
     for (const auto& item : names->items()) spec.device_names.push_back(item.as<std::string>());
-  spec.architecture = root.param<std::string>("architecture")
-                          .one_of({"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"}, "an architecture")
-                          .required();
+  spec.architecture = read_enum(root, "architecture", kGpuArchitectureNames, "an architecture");
   spec.compute_capability = root.param<double>("compute_capability").in_range(3.0, 20.0).required();
   spec.process_nm = root.param<double>("process_nm").in_range(1, 100).required();
   spec.sm_count = root.param<int>("sm_count").in_range(1, 4096).required();

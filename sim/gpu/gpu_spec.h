@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/tensor.h"
+#include "models/base/enum_table.h"
 #include "sim/config/config_node.h"
 
 namespace dse {
@@ -29,11 +30,23 @@ struct SupportedClocks {
   std::vector<double> list_mhz() const;  // highest first, as nvidia-smi lists them
 };
 
+// NVIDIA's GPU architecture families (what decides cuBLAS's kernel choices, sim/gpu/gpu_lowering.cpp).
+enum class GpuArchitecture { pascal, volta, turing, ampere, ada, hopper, blackwell };
+inline constexpr EnumTable<GpuArchitecture, 7> kGpuArchitectureNames{{{
+    {GpuArchitecture::pascal, "pascal"},
+    {GpuArchitecture::volta, "volta"},
+    {GpuArchitecture::turing, "turing"},
+    {GpuArchitecture::ampere, "ampere"},
+    {GpuArchitecture::ada, "ada"},
+    {GpuArchitecture::hopper, "hopper"},
+    {GpuArchitecture::blackwell, "blackwell"},
+}}};
+
 struct GpuSpec {
   std::string name;
   std::string display_name;
   std::vector<std::string> device_names;  // what the driver reports, e.g. "Tesla T4"
-  std::string architecture;    // pascal, volta, turing, ampere, ada, hopper
+  GpuArchitecture architecture = GpuArchitecture::ampere;
   double compute_capability = 0;
   double process_nm = 0;       // lithography node, nm
   int sm_count = 0;

@@ -49,6 +49,9 @@ class GpuTimingModel {
   virtual double dram_bandwidth_bytes_per_s() const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
+  // Whether `device.calibration` changes anything: a calibration given to a model that has no
+  // fitted parameters is a config error, not silently ignored.
+  virtual bool uses_calibration() const { return false; }
 
   OpTiming time(const Graph& graph, const Op& op) const;
 };

@@ -44,6 +44,13 @@ KernelCalibration read_kernel_calibration(const ConfigNode& root) {
   return calibration;
 }
 
+std::vector<std::string> kernel_calibration_fitted_on(const ConfigNode& root) {
+  std::vector<std::string> gpus;
+  if (const ConfigNode* fitted = root.is_map() ? root.peek("fitted_on") : nullptr)
+    for (const auto& item : fitted->items()) gpus.push_back(item.as<std::string>());
+  return gpus;
+}
+
 std::vector<std::pair<std::string, double>> kernel_calibration_parameters(const KernelCalibration& calibration) {
   std::vector<std::pair<std::string, double>> parameters;
   for (const auto& field : kFields) parameters.emplace_back(field.name, calibration.*field.member);

@@ -17,6 +17,8 @@
 namespace dse {
 
 KernelCalibration read_kernel_calibration(const ConfigNode& root);
+// The file's `fitted_on` GPUs (empty when it names none).
+std::vector<std::string> kernel_calibration_fitted_on(const ConfigNode& root);
 // Every parameter by its file name, in file order.
 std::vector<std::pair<std::string, double>> kernel_calibration_parameters(const KernelCalibration& calibration);
 std::string kernel_calibration_yaml(const KernelCalibration& calibration, const std::vector<std::string>& fitted_on,

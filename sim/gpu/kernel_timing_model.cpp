@@ -35,6 +35,7 @@ class KernelTimingModel final : public GpuTimingModel {
   }
 
   std::string calibration() const override { return source_; }
+  bool uses_calibration() const override { return true; }
 
  private:
   KernelTimer timer_;

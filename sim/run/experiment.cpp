@@ -9,8 +9,7 @@ namespace {
 void read_schedule_and_output(const ConfigNode& root, Experiment& experiment) {
   if (const ConfigNode* schedule = root.find("schedule")) {
     schedule->expect_map("the schedule: policy");
-    experiment.schedule = *parse_schedule(
-        schedule->param<std::string>("policy").one_of(schedule_names(), "a schedule policy").with_default("single_stream"));
+    experiment.schedule = read_enum(*schedule, "policy", kScheduleNames, "a schedule policy", Schedule::single_stream);
   }
   // `output: ~` (or `-p output=`) means: write no result file.
   const ConfigNode* output = root.find("output");

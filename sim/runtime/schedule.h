@@ -2,17 +2,19 @@
 // stream, or each on its own stream so their work overlaps.
 #pragma once
 
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
+
+#include "models/base/enum_table.h"
 
 namespace dse {
 
 enum class Schedule { single_stream, stream_per_model };
 
-std::string schedule_name(Schedule schedule);
-std::vector<std::string> schedule_names();
-std::optional<Schedule> parse_schedule(std::string_view name);
+inline constexpr EnumTable<Schedule, 2> kScheduleNames{{{
+    {Schedule::single_stream, "single_stream"},
+    {Schedule::stream_per_model, "stream_per_model"},
+}}};
+
+inline std::string schedule_name(Schedule schedule) { return kScheduleNames.name(schedule); }
 
 }  // namespace dse

@@ -178,11 +178,28 @@ TEST(SearchStrategies, BayesOptWithUcbIsDeterministicToo) {
   std::string text = kRandom;
   text.replace(text.find("name: random"), 12, "name: bayes_opt, acquisition: ucb, ucb_beta: 1.5");
   const SearchSettings s = settings(text);
-  EXPECT_EQ(s.options.acquisition, "ucb");
   expect_same(run(s, 1), run(s, 2));
   std::string bad = kRandom;
   bad.replace(bad.find("name: random"), 12, "name: bayes_opt, acquisition: pi");
   EXPECT_THROW(settings(bad), ConfigError);
+}
+
+// Each strategy reads its own keys: one the chosen strategy does not take is an unknown key.
+TEST(SearchStrategies, KeysOfAnotherStrategyAreUnknown) {
+  std::string text = kRandom;
+  text.replace(text.find("name: random"), 12, "name: random, population: 8");
+  try {
+    settings(text);
+    FAIL() << "random accepted a population";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("population"), std::string::npos) << error.what();
+  }
+  text = kRandom;
+  text.replace(text.find("name: random"), 12, "name: cma_es, population: 4");  // pagmo needs 5
+  EXPECT_THROW(settings(text), ConfigError);
+  text = kRandom;
+  text.replace(text.find("name: random"), 12, "name: nsga2, population: 8");
+  EXPECT_NO_THROW(settings(text));
 }
 
 TEST(SearchStrategies, AgingEvolutionMutatesOneParameterOfAPopulationMember) {
@@ -336,7 +353,7 @@ TEST(SearchStrategy, SobolFillsEvenly) {
   options.seed = 5;
   const auto draw = [&](std::uint64_t seed) {
     options.seed = seed;
-    auto s = StrategyRegistry::instance().find("sobol")->factory(space, options);
+    auto s = StrategyRegistry::instance().find("sobol")->factory(space, options, ConfigNode::map({}));
     return s->propose(64);
   };
   const auto a = draw(5), b = draw(5), c = draw(6);
@@ -361,9 +378,8 @@ TEST(SearchStrategy, CmaEsConvergesOnAPeak) {
   const SearchSpace space = read_search_space(load_config_text("x: {float: [0, 1]}\ny: {float: [0, 1]}\n", "s.yaml"));
   StrategyOptions options;
   options.trials = 400;
-  options.population = 10;
   options.seed = 2;
-  auto s = StrategyRegistry::instance().find("cma_es")->factory(space, options);
+  auto s = StrategyRegistry::instance().find("cma_es")->factory(space, options, load_config_text("population: 10\n", "s.yaml"));
   const auto distance = [](const Trial& t) {
     const double x = std::stod(t.values[0]) - 0.3, y = std::stod(t.values[1]) - 0.7;
     return std::sqrt(x * x + y * y);

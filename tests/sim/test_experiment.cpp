@@ -35,12 +35,12 @@ TEST(Experiment, QuickstartReadsTheEmbeddedH200Spec) {
   const auto files = experiment.device->hardware_files();
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files[0].path, "embedded:configs/hardware/gpu/h200.yaml");
-  EXPECT_EQ(experiment.device->timing_model(), "roofline");
+  EXPECT_EQ(experiment.device->timing_model(), "kernel");  // the calibrated model is the default
   EXPECT_EQ(experiment.output_path, "results/quickstart.h5");
 }
 
 TEST(Experiment, SimulatedTimelineIsConsistent) {
-  const RunResult result = run_experiment(quickstart());
+  const RunResult result = run_experiment(quickstart({"device.timing_model=roofline"}));
   ASSERT_EQ(result.models.size(), 1u);
   const ModelResult& model = result.models[0];
   // One row per kernel: every op but the views (flatten) launches one under the roofline.

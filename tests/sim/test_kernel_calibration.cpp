@@ -44,4 +44,34 @@ TEST(KernelCalibration, AnExperimentLoadsItAndSaysSo) {
   std::filesystem::remove(path);
 }
 
+// A calibration is refused where it would be silently wrong: on a model that ignores it, or fitted
+// on one GPU and applied to another.
+TEST(KernelCalibration, RefusedWhereItCannotApply) {
+  const auto path = std::filesystem::temp_directory_path() / "dse_test_calibration_t4.yaml";
+  write_file_atomically(path.string(), kernel_calibration_yaml(KernelCalibration{}, {"t4"}, "a test"));
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  const auto message = [&](const std::vector<std::string>& overrides) -> std::string {
+    ConfigNode config = load_config_file(file);
+    apply_overrides(config, overrides);
+    try {
+      read_experiment(config, file);
+    } catch (const ConfigError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string cal = "device.calibration=" + path.string();
+  EXPECT_EQ(message({"device.gpu=t4", "device.timing_model=kernel", cal}), "");
+  const std::string roofline = message({"device.gpu=t4", "device.timing_model=roofline", cal});
+  EXPECT_NE(roofline.find("expected no calibration with timing_model roofline"), std::string::npos) << roofline;
+  const std::string other = message({"device.gpu=l4", "device.timing_model=kernel", cal});
+  EXPECT_NE(other.find("expected a calibration fitted on l4 or on several GPUs, found one fitted on t4 only"),
+            std::string::npos)
+      << other;
+  // A fit to several GPUs (as the defaults are) carries over to another.
+  write_file_atomically(path.string(), kernel_calibration_yaml(KernelCalibration{}, {"t4", "v100_pcie_32gb"}, "a test"));
+  EXPECT_EQ(message({"device.gpu=l4", "device.timing_model=kernel", cal}), "");
+  std::filesystem::remove(path);
+}
+
 }  // namespace dse

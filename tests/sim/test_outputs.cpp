@@ -46,7 +46,8 @@ TEST(SummaryJson, CarriesTheDocumentedKeys) {
   EXPECT_FALSE(summary["metrics"].contains("energy_j"));  // no GPU power model yet
   EXPECT_EQ(summary["device"]["kind"], "gpu");
   EXPECT_EQ(summary["device"]["name"], "h200");
-  EXPECT_EQ(summary["device"]["calibration"], "uncalibrated (datasheet)");
+  EXPECT_EQ(summary["device"]["timing_model"], "kernel");
+  EXPECT_EQ(summary["device"]["calibration"], "default calibration (fitted to NeuSight FP32 kernels)");
   EXPECT_EQ(summary["models"][0]["params"], 25'557'032);
 }
 
