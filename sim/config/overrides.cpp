@@ -24,7 +24,8 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
   std::size_t i = 0;
   const auto bad = [&](const std::string& what) {
     throw ConfigError(flag_mark(flag_number, static_cast<int>(i) + 1), path,
-                      "expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-' and [N] indices, found " +
+                      "expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-', [N] indices and [\"KEY\"] "
+                      "for keys with other characters, found " +
                           what);
   };
   if (path.empty()) bad("an empty key path");
@@ -35,6 +36,14 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
     if (i == start) bad(std::string("'") + path[i] + "'");
     steps.push_back({path.substr(start, i - start), 0, false, static_cast<int>(start) + 1});
     while (i < path.size() && path[i] == '[') {
+      if (i + 1 < path.size() && path[i + 1] == '"') {  // ["a key with dots or [brackets]"]
+        const std::size_t key_start = i + 2;
+        const std::size_t close = path.find("\"]", key_start);
+        if (close == std::string::npos || close == key_start) bad("a malformed [\"KEY\"] (a non-empty key in double quotes)");
+        steps.push_back({path.substr(key_start, close - key_start), 0, false, static_cast<int>(key_start) + 1});
+        i = close + 2;
+        continue;
+      }
       const std::size_t digits = ++i;
       while (i < path.size() && std::isdigit(static_cast<unsigned char>(path[i]))) ++i;
       if (i == digits || i >= path.size() || path[i] != ']' || i - digits > 9) bad("a malformed [N] index");
@@ -53,7 +62,20 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
 }  // namespace
 
 void apply_override(ConfigNode& root, const std::string& assignment, int flag_number) {
-  const auto equals = assignment.find('=');
+  // The '=' that ends the key path: the first one outside a ["quoted key"].
+  std::size_t equals = std::string::npos;
+  for (std::size_t i = 0, quoted = 0; i < assignment.size() && equals == std::string::npos; ++i) {
+    if (!quoted && assignment.compare(i, 2, "[\"") == 0) {
+      quoted = 1;
+      ++i;
+    } else if (quoted && assignment.compare(i, 2, "\"]") == 0) {
+      quoted = 0;
+      ++i;
+    } else if (!quoted && assignment[i] == '=') {
+      equals = i;
+    }
+  }
+  if (equals == std::string::npos) equals = assignment.find('=');  // an unclosed ["...: the key path says so
   if (equals == std::string::npos) {
     throw ConfigError(flag_mark(flag_number, 1), assignment,
                       "expected KEY.PATH=VALUE, found no '=' in \"" + assignment + "\"");

@@ -49,8 +49,8 @@ TEST(Overrides, MalformedAssignmentsAreErrors) {
   const ConfigNode root = load_config_text(kConfig, "x.yaml");
   EXPECT_EQ(override_error(root, "batch"), "(-p #1):1:1: batch: expected KEY.PATH=VALUE, found no '=' in \"batch\"");
   EXPECT_EQ(override_error(root, "workload..x=1"),
-            "(-p #1):1:10: workload..x: expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-' and [N] "
-            "indices, found '.'");
+            "(-p #1):1:10: workload..x: expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-', [N] "
+            "indices and [\"KEY\"] for keys with other characters, found '.'");
   EXPECT_EQ(override_error(root, "workload.models[5].batch=1"),
             "(-p #1):1:17: workload.models[5]: expected an index in [0, 1], found 5");
   EXPECT_EQ(override_error(root, "name.first=a"), "(-p #1):1:6: name: expected a mapping to set 'first' in, found \"x\"");
@@ -59,6 +59,22 @@ TEST(Overrides, MalformedAssignmentsAreErrors) {
   EXPECT_NE(override_error(root, "name={a: [1"), "(no error)");
   EXPECT_EQ(override_error(load_config_text("", "empty.yaml"), "a=1"),
             "empty.yaml:1:1: (root): expected a mapping to set 'a' in, found an empty document");
+}
+
+}  // namespace dse
+
+namespace dse {
+
+// Search-space keys are themselves key paths: ["..."] reaches them.
+TEST(Overrides, QuotedKeysReachKeysWithDots) {
+  ConfigNode root = load_config_text("name: x\nsearch:\n  space:\n    workload.models[0].batch: {pow2: [1, 8]}\n", "x.yaml");
+  apply_overrides(root, {"search.space[\"workload.models[0].batch\"]={pow2: [1, 64]}",
+                         "search.space[\"device.l1_kib\"]={choice: [32, 64]}"});
+  const ConfigNode& space = *root.find("search")->find("space");
+  EXPECT_EQ(space.keys(), (std::vector<std::string>{"workload.models[0].batch", "device.l1_kib"}));
+  EXPECT_EQ(space.find("workload.models[0].batch")->find("pow2")->items()[1].text(), "64");
+  EXPECT_NE(override_error(root, "search.space[\"unclosed=1").find("a malformed [\"KEY\"]"), std::string::npos);
+  EXPECT_NE(override_error(root, "search.space[\"\"]=1").find("a malformed [\"KEY\"]"), std::string::npos);
 }
 
 }  // namespace dse
