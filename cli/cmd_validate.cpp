@@ -1,27 +1,22 @@
-// `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies.
+// `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies. The
+// predictions, fits and floors are hwcal's (hwcal/kernel_fit.h, e2e_validation.h,
+// gemm_validation.h, batch_scaling_floor.h); this file parses flags and prints.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cmath>
 
-#include "cli/batch_scaling_floor.h"
 #include "cli/command.h"
-#include "cli/kernel_validation.h"
-#include "models/base/csv_table.h"
+#include "cli/progress_bar.h"
+#include "hwcal/batch_scaling_floor.h"
+#include "hwcal/e2e_validation.h"
+#include "hwcal/gemm_validation.h"
+#include "hwcal/kernel_fit.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
-#include "models/ops/op_library.h"
-#include "models/transforms/fusion.h"
-#include "models/zoo/zoo.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
-#include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/atomic_file.h"
-#include "sim/gpu/gpu_device.h"
-#include "sim/run/simulation.h"
 
 namespace dse {
 namespace {
@@ -167,37 +162,18 @@ int validate_kernels(const ValidateOptions& options) {
                           kernel_calibration_yaml(calibration, fitted_on,
                                                   options.fit ? "dse validate kernels --fit" : "dse defaults"));
   }
-  if (!options.predictions_file.empty()) {
-    // The measured launch (kernel name, grid blocks) beside dse's, to tell tile-choice errors
-    // from timing errors.
-    std::string csv =
-        "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
-        "predicted_blocks\n";
-    for (const auto& [name, device] : devices) {
-      const KernelTimer timer(device.spec, calibration);
-      for (const auto& row : device.rows) {
-        const auto kernels = predict_kernels(row, timer);
-        std::int64_t blocks = 0;
-        std::string names;
-        for (const auto& kernel : kernels) {
-          blocks += kernel.blocks;
-          names += (names.empty() ? "" : ";") + kernel.name;
-        }
-        const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
-        csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{}\n", name, row.op, row.b, row.m, row.n,
-                           row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                           csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks);
-      }
-    }
-    write_file_atomically(options.predictions_file, csv);
-  }
+  if (!options.predictions_file.empty())
+    write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
   if (options.leave_one_out) {
     ErrorTable held_out;
     nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
+    ProgressBar bar("leave-one-out fits", devices.size());  // a few seconds per GPU; drawn on a terminal only
+    const auto fitted_without = leave_one_out_fits(devices, [&bar](std::size_t done, std::size_t, const std::string& device) {
+      bar.update(done, device.empty() ? std::string() : "fitting without " + device);
+    });
+    bar.finish();
     for (const auto& [name, device] : devices) {
-      auto others = devices;
-      others.erase(name);
-      const KernelCalibration fitted = fit_calibration(others, KernelCalibration{});
+      const KernelCalibration& fitted = fitted_without.at(name);
       fits[name] = calibration_json(fitted);
       clocks[name] = clocks_json(device.spec, fitted);
       const auto one = evaluate({{name, device}}, fitted);
@@ -224,74 +200,24 @@ struct E2eOptions {
   OutputMode mode;
 };
 
-// NeuSight's e2e_labels.csv: device (spaces as '_'), config "model-mode-seq-batch[-fusion]",
-// num_layer, e2e_latency_ms. Inference rows of zoo models are simulated with the kernel model,
-// fp32, one stream; "-fusion" rows after dse's fusion transforms.
+// NeuSight's e2e_labels.csv, simulated by hwcal/e2e_validation.h.
 int validate_e2e(const E2eOptions& options) {
-  const CsvTable table = CsvTable::read(options.file);
-  const auto device_col = table.column("device"), config_col = table.column(table.header().at(1)),
-             latency_col = table.column("e2e_latency_ms");
-  const HardwareCatalog catalog = HardwareCatalog::for_listing();
-  const std::vector<GpuSpec> specs = read_catalog_gpu_specs(catalog);
-  nlohmann::json rows = nlohmann::json::array();
+  const std::vector<E2eRow> rows = predict_e2e_labels(options.file);
+  nlohmann::json json_rows = nlohmann::json::array();
   double error_sum = 0;
-  int counted = 0;
   if (!options.mode.quiet)
     fmt::print(options.mode.human(), "{:<16} {:<32} {:>12} {:>12} {:>8}\n", "gpu", "config", "measured_ms", "predicted_ms", "error");
-  for (const auto& row : table.rows()) {
-    std::string device = table.text(row, device_col);
-    std::replace(device.begin(), device.end(), '_', ' ');
-    const GpuSpec* spec = find_spec_by_device_name(specs, device);
-    const std::string config = table.text(row, config_col);
-    std::vector<std::string> parts;
-    for (std::size_t start = 0, dash; start <= config.size(); start = dash + 1) {
-      dash = config.find('-', start);
-      if (dash == std::string::npos) dash = config.size();
-      parts.push_back(config.substr(start, dash - start));
-    }
-    if (!spec || parts.size() < 4 || parts[1] != "inf") continue;
-    const auto* builder = ModelRegistry::instance().find(parts[0]);
-    if (!builder) continue;
-    Experiment experiment;
-    experiment.name = config;
-    experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel", std::nullopt, "", std::vector<HardwareFile>{});
-    ModelRequest model;
-    model.name = parts[0];
-    const auto bad_cell = [&](std::size_t column, const std::string& expected) {
-      return UserError(fmt::format("{}:{}:{}: {}: expected {}, found '{}'", table.path(), row.line,
-                                   row.cells[column].column, table.header()[column], expected, row.cells[column].text));
-    };
-    const auto positive_int = [&](const std::string& text) {
-      int value = 0;
-      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (error != std::errc{} || end != text.data() + text.size() || value <= 0)
-        throw bad_cell(config_col, "MODEL-inf-SEQ-BATCH[-fusion] with positive integers SEQ and BATCH");
-      return value;
-    };
-    model.params.seq_len = positive_int(parts[2]);
-    model.params.batch = positive_int(parts[3]);
-    Graph graph = builder->factory(model.params);
-    const bool fusion = parts.size() > 4 && parts[4] == "fusion";
-    if (fusion)
-      for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
-        graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
-    model.graph = std::make_shared<const Graph>(std::move(graph));
-    experiment.models.push_back(model);
-    const double measured = table.number(row, latency_col);
-    if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
-    const double predicted = run_experiment(experiment).latency_ms();
-    const double error = predicted / measured - 1;
-    error_sum += std::abs(error);
-    ++counted;
-    rows.push_back({{"gpu", spec->name}, {"config", config}, {"measured_ms", measured}, {"predicted_ms", predicted},
-                    {"error_pct", 100 * error}});
+  for (const auto& row : rows) {
+    error_sum += std::abs(row.error());
+    json_rows.push_back({{"gpu", row.gpu}, {"config", row.config}, {"measured_ms", row.measured_ms},
+                         {"predicted_ms", row.predicted_ms}, {"error_pct", 100 * row.error()}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", spec->name, config, measured,
-                 predicted, 100 * error);
+      fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.gpu, row.config,
+                 row.measured_ms, row.predicted_ms, 100 * row.error());
   }
-  const double mape = counted ? 100 * error_sum / counted : 0;
-  if (!options.mode.quiet) fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows\n", mape, counted);
-  if (options.mode.json) options.mode.print_json({{"rows", rows}, {"mape_pct", mape}});
+  const double mape = rows.empty() ? 0 : 100 * error_sum / static_cast<double>(rows.size());
+  if (!options.mode.quiet) fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows\n", mape, rows.size());
+  if (options.mode.json) options.mode.print_json({{"rows", json_rows}, {"mape_pct", mape}});
   return 0;
 }
 
@@ -302,10 +228,8 @@ struct GemmOptions {
   OutputMode mode;
 };
 
-// LLMCompass's measured GEMMs: lines "M, N, K, TIMEms, RATETflops" (no header), A[M x K] x B[K x N].
+// LLMCompass's measured GEMMs, predicted by hwcal/gemm_validation.h.
 int validate_gemm(const GemmOptions& options) {
-  std::ifstream in(options.file);
-  if (!in) throw UserError(options.file + ": cannot read: no such file or not readable");
   const HardwareCatalog catalog = HardwareCatalog::for_listing();
   const auto spec_path = catalog.find("gpu", options.gpu);
   if (!spec_path) {
@@ -316,64 +240,34 @@ int validate_gemm(const GemmOptions& options) {
   const auto dtype = parse_dtype(options.dtype);
   if (!dtype) throw UserError("--dtype: expected one of " + join_names(compute_dtype_names()) + ", found '" + options.dtype + "'");
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
-  const KernelTimer timer(spec, KernelCalibration{});
+  const GemmValidation result = predict_llmcompass_gemms(options.file, spec, *dtype);
   nlohmann::json rows = nlohmann::json::array();
   double error_sum = 0;
-  int count = 0, within = 0, line_number = 0;
-  std::string line;
+  int within = 0;
   if (!options.mode.quiet)
     fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8}\n", "M", "N", "K", "measured_ms", "predicted_ms", "error");
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::stringstream fields(line);
-    std::string m, n, k, time;
-    std::getline(fields, m, ',');
-    std::getline(fields, n, ',');
-    std::getline(fields, k, ',');
-    std::getline(fields, time, ',');
-    double measured_ms = 0;
-    std::int64_t dims[3] = {0, 0, 0};
-    try {
-      dims[0] = std::stoll(m);
-      dims[1] = std::stoll(n);
-      dims[2] = std::stoll(k);
-      measured_ms = std::stod(time);  // "0.1900ms": the number, then the unit
-    } catch (const std::exception&) {
-      throw UserError(options.file + ":" + std::to_string(line_number) + ": expected 'M, N, K, TIMEms, ...', found '" + line + "'");
-    }
-    if (dims[0] < 1 || dims[1] < 1 || dims[2] < 1 || measured_ms <= 0)
-      throw UserError(options.file + ":" + std::to_string(line_number) + ": expected positive sizes and time, found '" + line + "'");
-    Graph graph("gemm");
-    const auto a = graph.add_input("a", {dims[0], dims[2]}, *dtype);
-    const auto b = graph.add_input("b", {dims[2], dims[1]}, *dtype);
-    ops::matmul(graph, "gemm", a, b);
-    // Each row times one GEMM on its own, as NeuSight's rows time one op.
-    const double predicted_s = timed_alone_s(lower_op(graph, graph.ops().back(), timer), timer);
-    const double error = predicted_s * 1e3 / measured_ms - 1;
-    error_sum += std::abs(error);
-    within += std::abs(error) <= 0.2 ? 1 : 0;
-    ++count;
-    rows.push_back({{"m", dims[0]}, {"n", dims[1]}, {"k", dims[2]}, {"measured_ms", measured_ms},
-                    {"predicted_ms", predicted_s * 1e3}, {"error_pct", 100 * error}});
+  for (const auto& row : result.rows) {
+    error_sum += std::abs(row.error());
+    within += std::abs(row.error()) <= 0.2 ? 1 : 0;
+    rows.push_back({{"m", row.m}, {"n", row.n}, {"k", row.k}, {"measured_ms", row.measured_ms},
+                    {"predicted_ms", row.predicted_ms}, {"error_pct", 100 * row.error()}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}%\n", dims[0], dims[1], dims[2], measured_ms,
-                 predicted_s * 1e3, 100 * error);
+      fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}%\n", row.m, row.n, row.k,
+                 row.measured_ms, row.predicted_ms, 100 * row.error());
   }
-  const double mape = count ? 100 * error_sum / count : 0;
-  const double share = count ? static_cast<double>(within) / count : 0;
-  // The clock the model runs these GEMMs at (kernel_timer.h), to set beside an observed one.
-  const double clock_mhz = timer.gemm_clock_mhz(std::string(dtype_name(*dtype)));
+  const double count = static_cast<double>(result.rows.size());
+  const double mape = count > 0 ? 100 * error_sum / count : 0;
+  const double share = count > 0 ? within / count : 0;
   if (!options.mode.quiet)
     fmt::print(options.mode.human(), "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n",
-               options.dtype, spec.name, mape, 100 * share, count, clock_mhz);
+               options.dtype, spec.name, mape, 100 * share, result.rows.size(), result.clock_mhz);
   if (options.mode.json)
     options.mode.print_json({{"gpu", spec.name},
                              {"dtype", options.dtype},
                              {"rows", rows},
                              {"mape_pct", mape},
                              {"within_20pct", share},
-                             {"clock_mhz", clock_mhz}});
+                             {"clock_mhz", result.clock_mhz}});
   return 0;
 }
 

@@ -89,7 +89,7 @@ class Registry {
 
   std::vector<RegistryEntryInfo> infos() const {
     std::vector<RegistryEntryInfo> out;
-    for (const auto& [name, entry] : entries_) out.push_back({name, entry.description});
+    for (const auto& [name, entry] : entries_) out.push_back({name, entry.description, {}});
     return out;
   }
 

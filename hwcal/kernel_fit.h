@@ -1,8 +1,9 @@
 // Predicting measured kernel latencies (NeuSight CSV format) with the kernel timing model, and
-// fitting the calibration parameters to them. Lives with the CLI because it joins hwcal's
-// measurements with sim's GPU model (the two libraries do not depend on each other).
+// fitting the calibration parameters to them: hwcal joins its measurements with sim's GPU model
+// (dse_hwcal depends on dse_sim, never the other way) and writes the calibration sim loads.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,5 +51,15 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 // measured) over the devices given (Levenberg-Marquardt, Eigen, from `start` and six more starts
 // over GEMM efficiency x clock headroom; the best is kept).
 KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start);
+
+// Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others.
+// `progress(done, total, device)` is called before each fit (they take seconds each).
+using FitProgress = std::function<void(std::size_t done, std::size_t total, const std::string& device)>;
+std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::string, DeviceRows>& devices,
+                                                            const FitProgress& progress = {});
+
+// Every row's prediction beside its measurement, with the measured launch (kernel name, grid
+// blocks) beside dse's, to tell tile-choice errors from timing errors: CSV with a header.
+std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
 
 }  // namespace dse

@@ -1,4 +1,6 @@
-#include "cli/kernel_validation.h"
+#include "hwcal/kernel_fit.h"
+
+#include <fmt/format.h>
 
 #include <unsupported/Eigen/NonLinearOptimization>
 #include <unsupported/Eigen/NumericalDiff>
@@ -10,6 +12,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/base/csv_table.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
 #include "sim/gpu/gpu_lowering.h"
@@ -241,6 +244,43 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
   }
   if (best.size() == 0) throw std::runtime_error("kernel calibration fit: no start gave a finite error");
   return from_vector(best);
+}
+
+std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::string, DeviceRows>& devices,
+                                                            const FitProgress& progress) {
+  std::map<std::string, KernelCalibration> fits;
+  std::size_t done = 0;
+  for (const auto& [name, device] : devices) {
+    if (progress) progress(done++, devices.size(), name);
+    auto others = devices;
+    others.erase(name);
+    fits[name] = fit_calibration(others, KernelCalibration{});
+  }
+  if (progress) progress(done, devices.size(), "");
+  return fits;
+}
+
+std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration) {
+  std::string csv =
+      "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
+      "predicted_blocks\n";
+  for (const auto& [name, device] : devices) {
+    const KernelTimer timer(device.spec, calibration);
+    for (const auto& row : device.rows) {
+      const auto kernels = predict_kernels(row, timer);
+      std::int64_t blocks = 0;
+      std::string names;
+      for (const auto& kernel : kernels) {
+        blocks += kernel.blocks;
+        names += (names.empty() ? "" : ";") + kernel.name;
+      }
+      const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
+      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{}\n", name, row.op, row.b, row.m, row.n,
+                         row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
+                         csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks);
+    }
+  }
+  return csv;
 }
 
 }  // namespace dse

@@ -1,4 +1,4 @@
-#include "cli/batch_scaling_floor.h"
+#include "hwcal/batch_scaling_floor.h"
 
 #include <cmath>
 #include <limits>

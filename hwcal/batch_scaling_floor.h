@@ -15,7 +15,7 @@
 #include <map>
 #include <string>
 
-#include "cli/kernel_validation.h"
+#include "hwcal/kernel_fit.h"
 
 namespace dse {
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cli/batch_scaling_floor.h"
+#include "hwcal/batch_scaling_floor.h"
 
 namespace dse {
 namespace {

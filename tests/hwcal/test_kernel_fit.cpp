@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cli/kernel_validation.h"
+#include "hwcal/kernel_fit.h"
 #include "tests/sim/catalog_gpu.h"
 
 namespace dse {

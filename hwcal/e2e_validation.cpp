@@ -1,0 +1,70 @@
+#include "hwcal/e2e_validation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+
+#include "models/base/csv_table.h"
+#include "models/base/errors.h"
+#include "models/transforms/fusion.h"
+#include "models/zoo/zoo.h"
+#include "sim/config/hardware_catalog.h"
+#include "sim/gpu/gpu_device.h"
+#include "sim/run/simulation.h"
+
+namespace dse {
+
+std::vector<E2eRow> predict_e2e_labels(const std::string& file) {
+  const CsvTable table = CsvTable::read(file);
+  const auto device_col = table.column("device"), config_col = table.column(table.header().at(1)),
+             latency_col = table.column("e2e_latency_ms");
+  const std::vector<GpuSpec> specs = read_catalog_gpu_specs(HardwareCatalog::for_listing());
+  std::vector<E2eRow> out;
+  for (const auto& row : table.rows()) {
+    std::string device = table.text(row, device_col);
+    std::replace(device.begin(), device.end(), '_', ' ');
+    const GpuSpec* spec = find_spec_by_device_name(specs, device);
+    const std::string config = table.text(row, config_col);
+    std::vector<std::string> parts;
+    for (std::size_t start = 0, dash; start <= config.size(); start = dash + 1) {
+      dash = config.find('-', start);
+      if (dash == std::string::npos) dash = config.size();
+      parts.push_back(config.substr(start, dash - start));
+    }
+    if (!spec || parts.size() < 4 || parts[1] != "inf") continue;
+    const auto* builder = ModelRegistry::instance().find(parts[0]);
+    if (!builder) continue;
+    const auto bad_cell = [&](std::size_t column, const std::string& expected) {
+      return UserError(fmt::format("{}:{}:{}: {}: expected {}, found '{}'", table.path(), row.line,
+                                   row.cells[column].column, table.header()[column], expected, row.cells[column].text));
+    };
+    const auto positive_int = [&](const std::string& text) {
+      int value = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error != std::errc{} || end != text.data() + text.size() || value <= 0)
+        throw bad_cell(config_col, "MODEL-inf-SEQ-BATCH[-fusion] with positive integers SEQ and BATCH");
+      return value;
+    };
+    ModelRequest model;
+    model.name = parts[0];
+    model.params.seq_len = positive_int(parts[2]);
+    model.params.batch = positive_int(parts[3]);
+    Graph graph = builder->factory(model.params);
+    if (parts.size() > 4 && parts[4] == "fusion")
+      for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
+        graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
+    model.graph = std::make_shared<const Graph>(std::move(graph));
+    const double measured = table.number(row, latency_col);
+    if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
+    Experiment experiment;
+    experiment.name = config;
+    experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel", std::nullopt, "", std::vector<HardwareFile>{});
+    experiment.models.push_back(model);
+    out.push_back({spec->name, config, measured, run_experiment(experiment).latency_ms()});
+  }
+  return out;
+}
+
+}  // namespace dse

@@ -1,0 +1,52 @@
+#include "hwcal/gemm_validation.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "hwcal/kernel_fit.h"
+#include "models/base/errors.h"
+#include "models/ops/op_library.h"
+#include "sim/gpu/gpu_lowering.h"
+
+namespace dse {
+
+GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& spec, DType dtype) {
+  std::ifstream in(file);
+  if (!in) throw UserError(file + ": cannot read: no such file or not readable");
+  const KernelTimer timer(spec, KernelCalibration{});
+  GemmValidation out;
+  out.clock_mhz = timer.gemm_clock_mhz(std::string(dtype_name(dtype)));
+  int line_number = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::stringstream fields(line);
+    std::string m, n, k, time;
+    std::getline(fields, m, ',');
+    std::getline(fields, n, ',');
+    std::getline(fields, k, ',');
+    std::getline(fields, time, ',');
+    GemmRow row;
+    try {
+      row.m = std::stoll(m);
+      row.n = std::stoll(n);
+      row.k = std::stoll(k);
+      row.measured_ms = std::stod(time);  // "0.1900ms": the number, then the unit
+    } catch (const std::exception&) {
+      throw UserError(file + ":" + std::to_string(line_number) + ": expected 'M, N, K, TIMEms, ...', found '" + line + "'");
+    }
+    if (row.m < 1 || row.n < 1 || row.k < 1 || !(row.measured_ms > 0))
+      throw UserError(file + ":" + std::to_string(line_number) + ": expected positive sizes and time, found '" + line + "'");
+    Graph graph("gemm");
+    const auto a = graph.add_input("a", {row.m, row.k}, dtype);
+    const auto b = graph.add_input("b", {row.k, row.n}, dtype);
+    ops::matmul(graph, "gemm", a, b);
+    // Each row times one GEMM on its own, as NeuSight's rows time one op.
+    row.predicted_ms = timed_alone_s(lower_op(graph, graph.ops().back(), timer), timer) * 1e3;
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
+}  // namespace dse
