@@ -30,8 +30,10 @@ void random_search(benchmark::State& state) {
   const dse::SearchSettings settings = dse::read_search_settings(dse::load_config_text(kSearch, "search.yaml"));
   dse::SearchRunOptions options;
   options.threads = static_cast<int>(state.range(0));
-  // Zoo graphs and timing models are shared between trials in a process (sim/run/shared_memo.h):
-  // one untimed run fills them, so both thread counts are measured warm.
+  // Zoo graphs and timing models are shared between the trials of a search through its cache
+  // (sim/run/run_cache.h); handing every run the same cache, one untimed run fills it, so both
+  // thread counts are measured warm.
+  options.cache = std::make_shared<dse::RunCache>();
   dse::run_search(base, "bench.yaml", settings, options);
   std::int64_t evaluated = 0;
   for (auto _ : state) evaluated += dse::run_search(base, "bench.yaml", settings, options).evaluated;

@@ -105,7 +105,7 @@ std::string unmet_message(const SearchConstraint& c) {
 }
 
 TrialResult evaluate(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
-                     const Trial& trial) {
+                     const Trial& trial, const std::shared_ptr<RunCache>& cache) {
   TrialResult result;
   result.trial = trial;
   // Constraints on metrics known before simulating (area, TDP) are checked first.
@@ -122,7 +122,7 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
     deadline = std::chrono::steady_clock::now() +
                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*settings.timeout_s));
   try {
-    run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck, deadline);
+    run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck, deadline, cache);
   } catch (const SimulationTimeout&) {
     result.status = TrialStatus::timeout;
     result.message = fmt::format("still simulating after {:g} s (search.timeout_s)", *settings.timeout_s);
@@ -233,6 +233,8 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   }
   std::mutex journal_mutex;
 
+  // One cache for every trial of this search, on every thread (sim/run/run_cache.h).
+  const std::shared_ptr<RunCache> cache = options.cache ? options.cache : std::make_shared<RunCache>();
   auto strategy = StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options, settings.strategy_params);
   SearchOutcome outcome;
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
@@ -285,7 +287,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
         results[i].trial = batch[i];
       } else {
         if (shared && static_cast<int>(i % static_cast<std::size_t>(ranks.size())) != ranks.rank()) return;
-        results[i] = evaluate(base, config_file, settings, batch[i]);
+        results[i] = evaluate(base, config_file, settings, batch[i], cache);
         simulated_here[i] = 1;
         ++evaluated;
       }

@@ -24,6 +24,7 @@
 #include "search/space.h"
 #include "search/strategy.h"
 #include "sim/config/config_node.h"
+#include "sim/run/run_cache.h"
 
 namespace dse {
 
@@ -73,6 +74,8 @@ struct SearchRunOptions {
   std::string journal_path;  // "" = no journal
   bool resume = false;
   int threads = 0;           // 0 = TBB's default (all cores)
+  // What the trials share (graphs, timing models, baselines); null: the search makes its own.
+  std::shared_ptr<RunCache> cache;
   std::function<void(std::int64_t done, std::int64_t total, const std::optional<TrialResult>& best)> progress;
 };
 

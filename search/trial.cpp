@@ -14,10 +14,10 @@ void add_metrics(TrialMetrics& out, const MetricTable& metrics) {
 }  // namespace
 
 TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const std::vector<std::string>& overrides,
-                   const TrialPreCheck& precheck, WallDeadline deadline) {
+                   const TrialPreCheck& precheck, WallDeadline deadline, std::shared_ptr<RunCache> cache) {
   ConfigNode config = base;
   apply_overrides(config, overrides);
-  const Experiment experiment = read_experiment(config, config_file);
+  const Experiment experiment = read_experiment(config, config_file, std::move(cache));
   TrialRun run;
   add_metrics(run.metrics, experiment.device->cheap_metrics());
   if (precheck && !precheck(run.metrics)) {

@@ -16,6 +16,7 @@
 
 #include "sim/config/config_node.h"
 #include "sim/engine/engine.h"
+#include "sim/run/run_cache.h"
 
 namespace dse {
 
@@ -32,7 +33,9 @@ struct TrialRun {
 using TrialPreCheck = std::function<bool(const TrialMetrics& cheap_metrics)>;
 
 // With a deadline, a simulation still running when it passes throws SimulationTimeout.
+// `cache` (sim/run/run_cache.h) is what the trials of one search share; null gives the trial its own.
 TrialRun run_trial(const ConfigNode& base, const std::string& config_file, const std::vector<std::string>& overrides,
-                   const TrialPreCheck& precheck = {}, WallDeadline deadline = std::nullopt);
+                   const TrialPreCheck& precheck = {}, WallDeadline deadline = std::nullopt,
+                   std::shared_ptr<RunCache> cache = nullptr);
 
 }  // namespace dse

@@ -9,7 +9,6 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/run/experiment.h"
-#include "sim/run/shared_memo.h"
 #include "sim/runtime/accel_executor.h"
 
 namespace dse {
@@ -30,9 +29,8 @@ struct BaselinePass {
   AcceleratorPowerArea power;
 };
 
-std::shared_ptr<const SharedWorkload> shared_workload(const std::shared_ptr<const Graph>& graph, int batch) {
-  static SharedMemo<SharedWorkload> memo(256);
-  return memo.get(fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
+std::shared_ptr<const SharedWorkload> shared_workload(RunCache& cache, const std::shared_ptr<const Graph>& graph, int batch) {
+  return cache.get<SharedWorkload>("accelerator workload", 256, fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
     return std::make_shared<const SharedWorkload>(SharedWorkload{graph, make_accel_workload(*graph, batch)});
   });
 }
@@ -47,13 +45,12 @@ struct Pass {
 
 // The workloads once through the baseline as XLA compiles for it (epilogue fusion, tensors
 // padded to the lanes), models one after another.
-Pass baseline_pass(const std::vector<std::shared_ptr<const SharedWorkload>>& workloads,
+Pass baseline_pass(RunCache& cache, const std::vector<std::shared_ptr<const SharedWorkload>>& workloads,
                    const std::vector<ModelRequest>& models, const std::shared_ptr<const AcceleratorSpec>& spec) {
-  static SharedMemo<BaselinePass> memo(1024);
   Pass pass;
   for (std::size_t m = 0; m < workloads.size(); ++m) {
     const auto key = fmt::format("{}|{}", static_cast<const void*>(workloads[m].get()), static_cast<const void*>(spec.get()));
-    const auto e = memo.get(key, [&] {
+    const auto e = cache.get<BaselinePass>("accelerator baseline pass", 1024, key, [&] {
       const AccelEvaluation eval = evaluate_accelerator(workloads[m]->workload, *spec, FusionMode::epilogue, PaddingMode::array);
       return std::make_shared<const BaselinePass>(
           BaselinePass{workloads[m], spec, eval.latency_s, eval.energy_j, eval.power_area});
@@ -84,7 +81,8 @@ AcceleratorDevice::AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, Pa
                                      std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files)
     : spec_(std::move(spec)), fusion_(fusion), padding_(padding), baseline_(std::move(baseline)), files_(std::move(files)) {}
 
-std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file) {
+std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file,
+                                                             RunCache& cache) {
   const ConfigNode& name = device.at("accelerator", "an accelerator spec name such as tpu_v3_like, or a .yaml file");
   const std::string file = find_hardware_spec_file(name, "accel", "accelerator spec", config_file);
   const FusionMode fusion = *parse_fusion_mode(
@@ -101,12 +99,11 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
     merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
   }
   // The baseline is the same for every trial of a search: read once per file content.
-  static SharedMemo<AcceleratorSpec> baselines(8);
   std::shared_ptr<const AcceleratorSpec> baseline;
   const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
   if (const auto baseline_file = catalog.find("accel", "tpu_v3_like")) {
     const std::string path = *baseline_file;
-    baseline = baselines.get(path + "\n" + read_config_bytes(path), [&path] {
+    baseline = cache.get<AcceleratorSpec>("accelerator baseline spec", 8, path + "\n" + read_config_bytes(path), [&path] {
       return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path)));
     });
   }
@@ -154,11 +151,14 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   result.calibration = calibration();
   result.schedule = schedule_name(experiment.schedule);
   result.device_settings = {{"fusion", fusion_mode_name(fusion_)}, {"padding", padding_mode_name(padding_)}};
+  // Workloads and the baseline's passes are shared through the experiment's cache (a search's).
+  RunCache local;
+  RunCache& cache = experiment.cache ? *experiment.cache : local;
 
   std::vector<std::shared_ptr<const SharedWorkload>> workloads;
   std::vector<AccelEvaluation> evaluations;
   for (const ModelRequest& request : experiment.models) {
-    workloads.push_back(shared_workload(request.graph, request.params.batch));
+    workloads.push_back(shared_workload(cache, request.graph, request.params.batch));
     evaluations.push_back(evaluate_accelerator(workloads.back()->workload, spec, fusion_, padding_));
   }
 
@@ -227,7 +227,7 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   metrics.set("perf_per_mm2", perf_per_mm2);
   metrics.set("energy_per_inference_j", energy_per_inference_j);
   if (baseline_) {
-    const Pass pass = baseline_pass(workloads, experiment.models, baseline_);
+    const Pass pass = baseline_pass(cache, workloads, experiment.models, baseline_);
     const AcceleratorPowerArea& base_power = pass.power;
     const double base_ips = pass.samples / pass.latency_s;
     metrics.set("inferences_per_s_vs_tpu_v3", inferences_per_s / base_ips);

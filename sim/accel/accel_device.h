@@ -27,7 +27,8 @@ class AcceleratorDevice final : public Device {
   // `baseline` (tpu_v3_like) is what the *_vs_tpu_v3 metrics are relative to; null leaves them out.
   AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
                     std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files);
-  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file);
+  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
+                                                   RunCache& cache);
 
   const AcceleratorSpec& spec() const { return spec_; }
   FusionMode fusion() const { return fusion_; }

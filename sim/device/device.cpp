@@ -6,7 +6,7 @@ namespace dse {
 
 void Device::check_models(const std::vector<ModelRequest>&, const ConfigNode&) const {}
 
-std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file) {
+std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file, RunCache& cache) {
   const auto kinds = DeviceRegistry::instance().names();
   std::vector<std::string> present;
   for (const auto& kind : kinds)
@@ -15,7 +15,7 @@ std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::s
     device.fail("expected the key of a device kind (" + join_names(kinds) + "), e.g. {gpu: h200} or {accelerator: tpu_v3_like}, found none");
   if (present.size() > 1)
     device.find(present[1])->fail("expected one device kind in device, found " + join_names(present));
-  return DeviceRegistry::instance().find(present.front())->factory(device, config_file);
+  return DeviceRegistry::instance().find(present.front())->factory(device, config_file, cache);
 }
 
 std::vector<std::string> workload_metric_names(std::size_t model_count) {

@@ -21,6 +21,7 @@
 #include "sim/config/config_node.h"
 #include "sim/engine/engine.h"
 #include "sim/metrics/metric_table.h"
+#include "sim/run/run_cache.h"
 #include "sim/run/run_result.h"
 
 namespace dse {
@@ -39,8 +40,10 @@ class Device {
   static constexpr const char* family_name = "device";
   static constexpr const char* family_description = "Device kinds, named by their key in an experiment's device block";
   // `device` is the experiment's device block (with this kind's key); `config_file` resolves
-  // relative spec paths and user catalogs.
-  using Factory = std::function<std::shared_ptr<const Device>(const ConfigNode& device, const std::string& config_file)>;
+  // relative spec paths and user catalogs; what is expensive to build and shared between runs
+  // (timing models, baselines) comes from `cache`.
+  using Factory = std::function<std::shared_ptr<const Device>(const ConfigNode& device, const std::string& config_file,
+                                                              RunCache& cache)>;
 
   virtual ~Device() = default;
   virtual std::string kind() const = 0;          // its registry name: "gpu", "accelerator"
@@ -62,7 +65,7 @@ class Device {
 using DeviceRegistry = Registry<Device>;
 
 // Reads the experiment's device block: exactly one registered kind's key must be present.
-std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file);
+std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file, RunCache& cache);
 
 // The metrics every device kind reports first, from the timeline: latency_ms, throughput_per_s,
 // tdp_w, perf_per_tdp and, for two or more models, each one's latency_ms_model<I> and

@@ -7,30 +7,29 @@
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/run/experiment.h"
-#include "sim/run/shared_memo.h"
 #include "sim/runtime/streams.h"
 
 namespace dse {
 
 GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, std::optional<KernelCalibration> calibration,
-                     std::string calibration_file, std::vector<HardwareFile> files)
+                     std::string calibration_file, std::vector<HardwareFile> files, RunCache* cache)
     : spec_(std::move(spec)), timing_model_(std::move(timing_model)), files_(std::move(files)) {
   const auto* entry = GpuTimingRegistry::instance().find(timing_model_);
   if (!entry) throw std::logic_error("timing model '" + timing_model_ + "' not registered");
   const auto make = [&] { return std::shared_ptr<const GpuTimingModel>(entry->factory(spec_, calibration, calibration_file)); };
-  if (files_.empty()) {  // a spec assembled in code: nothing identifies it to share by
+  if (files_.empty() || !cache) {  // a spec assembled in code: nothing identifies it to share by
     timing_ = make();
     return;
   }
   // Timing models (and the per-op kernel choices they cache) are shared between devices read from
   // the same spec file, timing model and calibration: a search's trials.
-  static SharedMemo<GpuTimingModel> timing_models(64);
   std::string key = timing_model_ + "|" + calibration_file;
   for (const auto& file : files_) key += "|" + file.content;
-  timing_ = timing_models.get(key, make);
+  timing_ = cache->get<GpuTimingModel>("gpu timing model", 64, key, make);
 }
 
-std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, const std::string& config_file) {
+std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, const std::string& config_file,
+                                                     RunCache& cache) {
   const std::string gpu_file =
       find_hardware_spec_file(device.at("gpu", "a GPU spec name such as h200, or a .yaml file"), "gpu", "GPU spec", config_file);
   std::string calibration_file;
@@ -57,7 +56,7 @@ std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, c
   }
   const std::string spec_name = spec.name;
   auto gpu = std::make_shared<const GpuDevice>(std::move(spec), timing_model, std::move(calibration), calibration_file,
-                                               std::move(files));
+                                               std::move(files), &cache);
   if (!calibration_file.empty() && !gpu->timing().uses_calibration())
     device.find("calibration")->fail("expected no calibration with timing_model " + timing_model +
                                      ", which has no fitted parameters to take from it (the kernel model does: "

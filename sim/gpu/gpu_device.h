@@ -20,12 +20,14 @@ namespace dse {
 
 class GpuDevice final : public Device {
  public:
-  // `timing_model` is a gpu_timing registry name; the model is built here (shared with every other
-  // device on the same spec, model and calibration: a search's trials).
+  // `timing_model` is a gpu_timing registry name; the model is built here, or taken from `cache`
+  // when another device was read from the same spec file, model and calibration (a search's
+  // trials). Without a cache or files (a spec assembled in code) it is built for this device alone.
   GpuDevice(GpuSpec spec, std::string timing_model, std::optional<KernelCalibration> calibration,
-            std::string calibration_file, std::vector<HardwareFile> files);
+            std::string calibration_file, std::vector<HardwareFile> files, RunCache* cache = nullptr);
   // Reads the device block: gpu (catalog name or spec file), timing_model, calibration.
-  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file);
+  static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
+                                                   RunCache& cache);
 
   const GpuSpec& spec() const { return spec_; }
   const GpuTimingModel& timing() const { return *timing_; }

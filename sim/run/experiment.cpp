@@ -18,21 +18,22 @@ void read_schedule_and_output(const ConfigNode& root, Experiment& experiment) {
 
 }  // namespace
 
-Experiment read_experiment(const ConfigNode& root, const std::string& config_file) {
+Experiment read_experiment(const ConfigNode& root, const std::string& config_file, std::shared_ptr<RunCache> cache) {
   root.expect_map("an experiment: name, workload, device, output");
   Experiment experiment;
   experiment.config_file = config_file;
+  experiment.cache = cache ? std::move(cache) : std::make_shared<RunCache>();
   experiment.name = root.param<std::string>("name").required();
 
   const ConfigNode& workload = root.at("workload", "a mapping with the models to run");
   workload.expect_map("the workload: models");
   const ConfigNode& models = workload.at("models", "a sequence of models");
   if (models.items().empty()) models.fail("expected at least one model, found an empty sequence");
-  for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file));
+  for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file, *experiment.cache));
 
   const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200} or {accelerator: tpu_v3_like}");
   device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, padding, spec overrides}");
-  experiment.device = read_device(device, config_file);
+  experiment.device = read_device(device, config_file, *experiment.cache);
   experiment.device->check_models(experiment.models, models);
   read_schedule_and_output(root, experiment);
   root.check_unknown_keys();

@@ -13,6 +13,7 @@
 #include "models/zoo/zoo.h"
 #include "sim/config/config_node.h"
 #include "sim/device/device.h"
+#include "sim/run/run_cache.h"
 #include "sim/runtime/schedule.h"
 
 namespace dse {
@@ -32,11 +33,15 @@ struct Experiment {
   // The hardware (sim/device/device.h): a GPU, an accelerator, or any other registered kind.
   std::shared_ptr<const Device> device;
   Schedule schedule = Schedule::single_stream;
+  // What this run shares with others (a search's trials): never null after read_experiment.
+  std::shared_ptr<RunCache> cache;
   std::string output_path;    // HDF5 result file; "" = none
   std::string resolved_yaml;  // the config after includes and overrides
 };
 
-// `root` is the whole loaded config (after overrides) read from `config_file`.
-Experiment read_experiment(const ConfigNode& root, const std::string& config_file);
+// `root` is the whole loaded config (after overrides) read from `config_file`. Graphs, timing
+// models and accelerator baselines come from `cache` (a fresh one when null).
+Experiment read_experiment(const ConfigNode& root, const std::string& config_file,
+                           std::shared_ptr<RunCache> cache = nullptr);
 
 }  // namespace dse

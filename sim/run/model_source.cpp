@@ -10,7 +10,6 @@
 #include "models/base/errors.h"
 #include "models/import/onnx_import.h"
 #include "models/transforms/fusion.h"
-#include "sim/run/shared_memo.h"
 #include "sim/config/config_loader.h"
 #include "sim/graph_io/graph_yaml.h"
 
@@ -93,7 +92,7 @@ ModelRequest read_file_model(const ConfigNode& node, const std::string& config_f
   return model;
 }
 
-ModelRequest read_zoo_model(const ConfigNode& node) {
+ModelRequest read_zoo_model(const ConfigNode& node, RunCache& cache) {
   ModelRequest model;
   model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names(), "a model name").required();
   model.params.batch = node.param<int>("batch").in_range(1, kMaxBatch).with_default(1);
@@ -107,12 +106,11 @@ ModelRequest read_zoo_model(const ConfigNode& node) {
   // Shapes the architecture cannot take (a resolution below its down-sampling, a sequence beyond
   // its positions) are user errors at the model's entry.
   // Graphs are shared between runs that ask for the same model (a search's trials).
-  static SharedMemo<Graph> graphs(256);
   const ModelParams& p = model.params;
   const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", model.name, p.batch, dtype_name(p.dtype), p.resolution,
                                       p.seq_len, p.decode, p.past_len);
   try {
-    model.graph = graphs.get(key, [&model] {
+    model.graph = cache.get<Graph>("zoo graph", 256, key, [&model] {
       return std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));
     });
   } catch (const std::invalid_argument& error) {
@@ -123,7 +121,7 @@ ModelRequest read_zoo_model(const ConfigNode& node) {
 
 }  // namespace
 
-ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file) {
+ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file, RunCache& cache) {
   node.expect_map("a model: {name, batch, dtype, ...} from the zoo, or {onnx | graph | scalesim_topology: FILE}");
   ModelRequest model;
   bool from_file = false;
@@ -133,7 +131,7 @@ ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_
       from_file = true;
     }
   }
-  if (!from_file) model = read_zoo_model(node);
+  if (!from_file) model = read_zoo_model(node, cache);
   if (const ConfigNode* list = node.find("transforms")) {
     Graph graph = *model.graph;
     for (const auto& item : list->items()) {

@@ -10,6 +10,7 @@
 #include "models/import/scalesim_topology.h"
 #include "sim/config/config_node.h"
 #include "sim/run/experiment.h"
+#include "sim/run/run_cache.h"
 
 namespace dse {
 
@@ -26,6 +27,7 @@ Graph load_model_file(const std::string& path, const ModelFileOptions& options);
 // zoo, {onnx: FILE, input_shapes, dtype}, {graph: FILE.yaml}, or {scalesim_topology: FILE.csv, form,
 // dtype}; file paths are relative to `config_file`. Any of them may list `transforms: [NAME, ...]`
 // (`dse list transform`), applied in order after the model is built.
-ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file);
+// Zoo graphs are shared through `cache` between entries asking for the same model.
+ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_file, RunCache& cache);
 
 }  // namespace dse

@@ -39,6 +39,22 @@ TEST(Experiment, QuickstartReadsTheEmbeddedH200Spec) {
   EXPECT_EQ(experiment.output_path, "results/quickstart.h5");
 }
 
+// Graphs and timing models are shared through the cache a caller owns (a search's trials), and
+// only through it: experiments read without one share nothing.
+TEST(Experiment, ShareGraphsAndTimingModelsThroughTheirCache) {
+  ConfigNode root = load_config_file("embedded:configs/experiments/quickstart.yaml");
+  const std::string file = "embedded:configs/experiments/quickstart.yaml";
+  const auto cache = std::make_shared<RunCache>();
+  const Experiment a = read_experiment(root, file, cache), b = read_experiment(root, file, cache);
+  const Experiment c = read_experiment(root, file);
+  EXPECT_EQ(a.models[0].graph, b.models[0].graph);
+  EXPECT_NE(a.models[0].graph, c.models[0].graph);
+  const auto& gpu = [](const Experiment& e) { return &static_cast<const GpuDevice&>(*e.device).timing(); };
+  EXPECT_EQ(gpu(a), gpu(b));
+  EXPECT_NE(gpu(a), gpu(c));
+  EXPECT_EQ(run_experiment(a).makespan_ps, run_experiment(c).makespan_ps);  // sharing changes no result
+}
+
 TEST(Experiment, SimulatedTimelineIsConsistent) {
   const RunResult result = run_experiment(quickstart({"device.timing_model=roofline"}));
   ASSERT_EQ(result.models.size(), 1u);
