@@ -68,7 +68,8 @@ void efficientnet_b0_designs(benchmark::State& state) {
   for (auto _ : state) {
     std::atomic<double> sink{0};
     tbb::parallel_for(std::size_t{0}, designs.size(), [&](std::size_t i) {
-      const auto e = dse::evaluate_accelerator(workload, designs[i], dse::FusionMode::exact, dse::PaddingMode::automatic);
+      const auto e =
+          dse::evaluate_accelerator(workload, designs[i], dse::FusionMode::exact, dse::PaddingMode::automatic);
       sink.store(e.latency_s + e.power_area.tdp_w, std::memory_order_relaxed);
     });
     evaluated += static_cast<std::int64_t>(designs.size());

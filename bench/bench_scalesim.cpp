@@ -29,8 +29,8 @@ void scalesim_case(benchmark::State& state, const std::string& config, const std
     for (const auto& op : graph.ops()) cycles += dse::run_gemm(op.gemms.at(0), cfg.array).cycles;
     benchmark::DoNotOptimize(cycles);
   }
-  const double seconds_per_case =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / static_cast<double>(state.iterations());
+  const double seconds_per_case = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                                  static_cast<double>(state.iterations());
   state.counters["total_cycles"] = static_cast<double>(cycles);
   state.counters["x_faster_than_scalesim"] = scalesim_seconds / seconds_per_case;
 }

@@ -42,7 +42,8 @@ void engine_events(benchmark::State& state) {
 BENCHMARK(engine_events)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 void resnet50_h200_b1_roofline(benchmark::State& state) {
-  const dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1", "device.timing_model=roofline"});
+  const dse::Experiment experiment =
+      quickstart_experiment({"workload.models[0].batch=1", "device.timing_model=roofline"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
 }
 BENCHMARK(resnet50_h200_b1_roofline)->Unit(benchmark::kMicrosecond);
@@ -68,9 +69,10 @@ BENCHMARK(resnet50_h200_b1_roofline_with_build)->Unit(benchmark::kMicrosecond);
 // The cost of concurrency: ResNet-50 and ResNet-18 (batch 8) on one stream versus a stream each,
 // kernel timing model on the H100 SXM spec (rates recomputed at every kernel start and end).
 void two_models(benchmark::State& state) {
-  const dse::Experiment experiment = quickstart_experiment(
-      {"device.gpu=h100_sxm", "device.timing_model=kernel", "workload.models[1]={name: resnet18, batch: 8, dtype: fp16}",
-       state.range(0) ? "schedule.policy=stream_per_model" : "schedule.policy=single_stream"});
+  const dse::Experiment experiment =
+      quickstart_experiment({"device.gpu=h100_sxm", "device.timing_model=kernel",
+                             "workload.models[1]={name: resnet18, batch: 8, dtype: fp16}",
+                             state.range(0) ? "schedule.policy=stream_per_model" : "schedule.policy=single_stream"});
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
   state.SetLabel(state.range(0) ? "two streams" : "one stream");
 }

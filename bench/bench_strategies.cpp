@@ -19,7 +19,6 @@
 #include "models/zoo/zoo.h"
 #include "search/search_run.h"
 #include "search/strategy.h"
-#include "sim/config/config_loader.h"
 #include "sim/accel/accel_evaluator.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -37,9 +36,9 @@ dram_gbps: {choice: [300, 600, 900, 1200]}
 
 struct Table {
   dse::SearchSpace space;
-  std::vector<std::int64_t> radix;            // levels per parameter
+  std::vector<std::int64_t> radix;                // levels per parameter
   std::vector<std::map<std::string, int>> index;  // value text -> level
-  std::vector<double> score;                  // perf/TDP, or -1 when infeasible
+  std::vector<double> score;                      // perf/TDP, or -1 when infeasible
   double best = 0;
   std::size_t within_1pct = 0;
 
@@ -90,7 +89,8 @@ Table enumerate(const dse::AccelWorkload& workload, const dse::AcceleratorSpec& 
 }
 
 // Distinct designs a strategy evaluates before one scores within 1 % of the optimum (budget + 1 if never).
-std::int64_t evaluations_to_target(const Table& t, const std::string& strategy, std::uint64_t seed, std::int64_t budget) {
+std::int64_t evaluations_to_target(const Table& t, const std::string& strategy, std::uint64_t seed,
+                                   std::int64_t budget) {
   dse::StrategyOptions options;
   options.trials = budget * 4;  // proposals may repeat designs (not simulated again); the budget counts distinct ones
   options.seed = seed;
@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
   dse::ModelParams params;
   params.batch = 8;
   params.dtype = dse::DType::bf16;
-  const dse::AccelWorkload workload = dse::make_accel_workload(
-      dse::ModelRegistry::instance().find("efficientnet_b0")->factory(params), params.batch);
+  const dse::AccelWorkload workload =
+      dse::make_accel_workload(dse::ModelRegistry::instance().find("efficientnet_b0")->factory(params), params.batch);
   const auto base = dse::read_accelerator_spec(
       dse::load_config_file(*dse::HardwareCatalog::for_listing().find("accel", "tpu_v3_like")));
 
@@ -139,17 +139,19 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto size = static_cast<std::int64_t>(t.score.size());
   const auto feasible = std::count_if(t.score.begin(), t.score.end(), [](double v) { return v >= 0; });
-  std::printf("space: %lld designs, %lld feasible, enumerated in %.1f s (%.0f designs/s); optimum %.3f inferences/s/W; "
-              "%zu designs within 1 %%\n",
-              static_cast<long long>(size), static_cast<long long>(feasible), seconds, static_cast<double>(size) / seconds,
-              t.best, t.within_1pct);
+  std::printf(
+      "space: %lld designs, %lld feasible, enumerated in %.1f s (%.0f designs/s); optimum %.3f inferences/s/W; "
+      "%zu designs within 1 %%\n",
+      static_cast<long long>(size), static_cast<long long>(feasible), seconds, static_cast<double>(size) / seconds,
+      t.best, t.within_1pct);
 
   struct Row {
     std::string name;
     std::int64_t budget;
   };
-  const std::vector<Row> rows = {{"random", size}, {"sobol", size}, {"latin_hypercube", size}, {"aging_evolution", size},
-                                 {"nsga2", size}, {"cma_es", size}, {"bayes_opt", 500}};
+  const std::vector<Row> rows = {{"random", size},          {"sobol", size}, {"latin_hypercube", size},
+                                 {"aging_evolution", size}, {"nsga2", size}, {"cma_es", size},
+                                 {"bayes_opt", 500}};
   std::printf("%-16s %10s %10s %12s %10s  %s\n", "strategy", "median", "% space", "vs random", "time", "per seed");
   double random_median = 0;
   for (const auto& row : rows) {
@@ -159,8 +161,9 @@ int main(int argc, char** argv) {
       counts.push_back(evaluations_to_target(t, row.name, static_cast<std::uint64_t>(seed), row.budget));
     auto sorted = counts;
     std::sort(sorted.begin(), sorted.end());
-    const double median = sorted.size() % 2 ? static_cast<double>(sorted[sorted.size() / 2])
-                                            : 0.5 * static_cast<double>(sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+    const double median = sorted.size() % 2
+                              ? static_cast<double>(sorted[sorted.size() / 2])
+                              : 0.5 * static_cast<double>(sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
     if (row.name == "random") random_median = median;
     std::string per_seed;
     for (const auto c : counts) {
@@ -168,8 +171,8 @@ int main(int argc, char** argv) {
       per_seed.append(std::to_string(std::min(c, row.budget))).push_back(' ');
     }
     const double row_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
-    std::printf("%-16s %10.0f %9.2f%% %11.1fx %8.1f s  %s\n", row.name.c_str(), median, 100.0 * median / static_cast<double>(size),
-                random_median / median, row_s, per_seed.c_str());
+    std::printf("%-16s %10.0f %9.2f%% %11.1fx %8.1f s  %s\n", row.name.c_str(), median,
+                100.0 * median / static_cast<double>(size), random_median / median, row_s, per_seed.c_str());
   }
   return 0;
 }

@@ -43,7 +43,8 @@ int list(const ListOptions& options) {
       if (entry.unit.empty())
         fmt::print(options.mode.human(), "  {:<{}} {}\n", entry.name, width, entry.description);
       else
-        fmt::print(options.mode.human(), "  {:<{}} {:<9} {}\n", entry.name, width, "[" + entry.unit + "]", entry.description);
+        fmt::print(options.mode.human(), "  {:<{}} {:<9} {}\n", entry.name, width, "[" + entry.unit + "]",
+                   entry.description);
     }
     json[family.name] = {{"description", family.description}, {"entries", rows}};
   }
@@ -55,7 +56,8 @@ int list(const ListOptions& options) {
 
 Subcommand add_list_command(CLI::App& app) {
   auto options = std::make_shared<ListOptions>();
-  CLI::App* command = app.add_subcommand("list", "List registered implementations (models, devices, GPU specs, timing models, metrics)");
+  CLI::App* command = app.add_subcommand(
+      "list", "List registered implementations (models, devices, GPU specs, timing models, metrics)");
   command->add_option("family", options->family, "Only this family (e.g. model, device, gpu, gpu_timing, metrics)");
   add_output_flags(*command, options->mode, true);
   return {command, [options] { return list(*options); }};

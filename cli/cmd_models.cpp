@@ -9,11 +9,11 @@
 #include "models/import/onnx_import.h"
 #include "models/transforms/fusion.h"
 #include "models/transforms/rebuild.h"
+#include "models/zoo/published_counts.h"
+#include "models/zoo/zoo.h"
 #include "sim/graph_io/graph_yaml.h"
 #include "sim/output/atomic_file.h"
 #include "sim/run/model_source.h"
-#include "models/zoo/published_counts.h"
-#include "models/zoo/zoo.h"
 
 #include <cmath>
 
@@ -60,7 +60,8 @@ Graph build(const std::string& name, const ModelParams& params) {
 
 int list_models(const OutputMode& mode) {
   nlohmann::json rows = nlohmann::json::array();
-  if (!mode.quiet) fmt::print(mode.human(), "{:<20} {:>14} {:>10}  {}\n", "model", "params", "GMACs", "default input (batch 1)");
+  if (!mode.quiet)
+    fmt::print(mode.human(), "{:<20} {:>14} {:>10}  {}\n", "model", "params", "GMACs", "default input (batch 1)");
   for (const auto& info : ModelRegistry::instance().infos()) {
     const Graph graph = build(info.name, ModelParams{});
     const OpCost total = graph.total_cost();
@@ -81,8 +82,8 @@ int show_model(const ShowOptions& options) {
   const auto dtype = parse_dtype(options.dtype);
   const auto names = compute_dtype_names();
   if (!dtype || std::find(names.begin(), names.end(), options.dtype) == names.end())
-    throw UserError("dse models show: --dtype: expected one of " + join_names(names) + ", found '" + options.dtype + "'" +
-                    did_you_mean_suffix(options.dtype, names));
+    throw UserError("dse models show: --dtype: expected one of " + join_names(names) + ", found '" + options.dtype +
+                    "'" + did_you_mean_suffix(options.dtype, names));
   ModelParams params;
   params.batch = options.batch;
   params.dtype = *dtype;
@@ -140,7 +141,8 @@ int show_model(const ShowOptions& options) {
 int check_models(const OutputMode& mode) {
   nlohmann::json rows = nlohmann::json::array();
   std::string table =
-      "| model | input | params (published) | params (dse) | error | GMACs (published) | GMACs (dse) | error | source |\n"
+      "| model | input | params (published) | params (dse) | error | GMACs (published) | GMACs (dse) | error | source "
+      "|\n"
       "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   bool all_within = true;
   for (const auto& published : published_counts()) {
@@ -150,7 +152,8 @@ int check_models(const OutputMode& mode) {
     const double gmacs = static_cast<double>(total.macs) / 1e9;
     const std::optional<double> mac_error =
         published.gmacs ? std::optional<double>(gmacs / *published.gmacs - 1) : std::nullopt;
-    const bool within = std::abs(param_error) <= kParamTolerance && (!mac_error || std::abs(*mac_error) <= kMacTolerance);
+    const bool within =
+        std::abs(param_error) <= kParamTolerance && (!mac_error || std::abs(*mac_error) <= kMacTolerance);
     all_within = all_within && within;
     table += fmt::format("| {} | {} | {:.0f} | {} | {:+.2f} % | {} | {:.3f} | {} | {} |\n", published.model,
                          input_shapes(graph), published.parameters, total.params, 100 * param_error,
@@ -196,8 +199,11 @@ Subcommand add_models_command(CLI::App& app) {
       ->each([show](const std::string&) { show->dtype_given = true; });
   show_command->add_option("--resolution", show->resolution, "Input height = width (vision models)")
       ->check(CLI::Range(kMinResolution, kMaxResolution));
-  show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")->check(CLI::Range(1, kMaxSeqLen));
-  show_command->add_option("--transform", show->transforms, "Apply a graph transform (repeatable, in order; 'dse list transform')")
+  show_command->add_option("--seq-len", show->seq_len, "Sequence length (transformers)")
+      ->check(CLI::Range(1, kMaxSeqLen));
+  show_command
+      ->add_option("--transform", show->transforms,
+                   "Apply a graph transform (repeatable, in order; 'dse list transform')")
       ->type_name("NAME")
       ->allow_extra_args(false);
   show_command->add_flag("--dot", show->dot, "Print the graph as GraphViz DOT on stdout instead of the table");

@@ -10,13 +10,13 @@
 #include "cli/run_report.h"
 #include "models/base/errors.h"
 #include "search/pareto.h"
-#include "search/search_output.h"
 #include "search/rank_group.h"
+#include "search/search_output.h"
 #include "search/search_run.h"
-#include "sim/output/atomic_file.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/embedded_files.h"
 #include "sim/config/overrides.h"
+#include "sim/output/atomic_file.h"
 #include "sim/output/chrome_trace.h"
 #include "sim/output/hdf5_result.h"
 #include "sim/output/summary_json.h"
@@ -38,7 +38,8 @@ struct RunOptions {
 std::string sibling(const std::string& output, const std::string& suffix) {
   const auto dot = output.rfind('.');
   const auto slash = output.rfind('/');
-  const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
+  const std::string stem =
+      dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
   return stem + suffix;
 }
 
@@ -48,20 +49,23 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   const SearchSettings settings = read_search_settings(*config.find("search"));
   const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
   check_search_metrics(settings, check.device->metric_names(check.models.size()));
-  if (!options.trace_file.empty()) throw UserError("--trace: a search has no single timeline; run its best config instead");
+  if (!options.trace_file.empty())
+    throw UserError("--trace: a search has no single timeline; run its best config instead");
   const std::string& output = check.output_path;
-  if (options.resume && output.empty()) throw UserError("--resume: the experiment has no output, so no journal to resume");
+  if (options.resume && output.empty())
+    throw UserError("--resume: the experiment has no output, so no journal to resume");
   SearchRunOptions run_options;
   run_options.journal_path = output.empty() ? "" : sibling(output, ".journal.jsonl");
   run_options.resume = options.resume;
   run_options.threads = options.threads;
   const bool lead = RankGroup::world().rank() == 0;  // under mpirun, rank 0 alone writes and prints
   ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
-  if (lead) run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
-    bar.update(static_cast<std::size_t>(done),
-               best ? fmt::format("best {} {:.6g}", settings.primary().metric, best->metrics.at(settings.primary().metric))
-                    : std::string("no feasible trial yet"));
-  };
+  if (lead)
+    run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
+      bar.update(static_cast<std::size_t>(done), best ? fmt::format("best {} {:.6g}", settings.primary().metric,
+                                                                    best->metrics.at(settings.primary().metric))
+                                                      : std::string("no feasible trial yet"));
+    };
   if (!run_options.journal_path.empty() && lead) {
     AtomicFile probe(run_options.journal_path);  // creates the folder, checks the path
   }
@@ -84,7 +88,8 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
     std::vector<const TrialResult*> ranked;
     for (const auto& r : outcome.trials)
       if (r.objective) ranked.push_back(&r);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const TrialResult* a, const TrialResult* b) { return *a->objective > *b->objective; });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const TrialResult* a, const TrialResult* b) { return *a->objective > *b->objective; });
     fmt::print(out, "{} trials ({} simulated now), {} {}; best first:\n", outcome.trials.size(), outcome.evaluated,
                settings.primary().maximize ? "maximize" : "minimize", settings.primary().metric);
     for (std::size_t i = 0; i < std::min<std::size_t>(10, ranked.size()); ++i) {
@@ -106,7 +111,8 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
       if (front.size() > 15) front.resize(15);
       for (const auto i : front) {
         std::string line;
-        for (const auto& o : settings.objectives) line += fmt::format("  {} = {:.6g}", o.metric, outcome.trials[i].metrics.at(o.metric));
+        for (const auto& o : settings.objectives)
+          line += fmt::format("  {} = {:.6g}", o.metric, outcome.trials[i].metrics.at(o.metric));
         fmt::print(out, "  #{:<5}{}\n", outcome.trials[i].trial.id, line);
       }
     }
@@ -134,7 +140,8 @@ int run(const RunOptions& options) {
   if (!options.mode.quiet) {
     print_op_table(options.mode.human(), experiment, result);
     print_run_summary(options.mode.human(), experiment, result);
-    if (!options.trace_file.empty()) std::fprintf(options.mode.human(), "trace             %s\n", options.trace_file.c_str());
+    if (!options.trace_file.empty())
+      std::fprintf(options.mode.human(), "trace             %s\n", options.trace_file.c_str());
   }
   if (options.mode.json) {
     nlohmann::json summary = summary_json(experiment, result);
@@ -156,7 +163,8 @@ Subcommand add_run_command(CLI::App& app) {
       ->allow_extra_args(false);  // one value per -p, so a config path after it stays positional
   command->add_option("--trace", options->trace_file, "Write the simulated timeline as a Chrome trace JSON")
       ->type_name("FILE");
-  command->add_flag("--resume", options->resume, "Continue an interrupted search from its journal (OUTPUT.journal.jsonl)");
+  command->add_flag("--resume", options->resume,
+                    "Continue an interrupted search from its journal (OUTPUT.journal.jsonl)");
   command->add_option("--threads", options->threads, "TBB worker threads for searches (default: all cores)")
       ->check(CLI::Range(1, 4096));
   add_output_flags(*command, options->mode, true);

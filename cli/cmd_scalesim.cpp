@@ -32,7 +32,8 @@ std::int64_t stall_cycles(const GemmView& g, const SystolicRun& run, const Scale
     return static_cast<double>((extent + size - 1) / size);
   };
   const double ifmap_passes = ifmap <= config.ifmap_sram_kib * words_per_kib ? 1 : folds_over(g.n, config.array.cols);
-  const double filter_passes = filter <= config.filter_sram_kib * words_per_kib ? 1 : folds_over(g.m, config.array.rows);
+  const double filter_passes =
+      filter <= config.filter_sram_kib * words_per_kib ? 1 : folds_over(g.m, config.array.rows);
   const double words = static_cast<double>(g.batch) * (ifmap * ifmap_passes + filter * filter_passes + ofmap);
   const double transfer = std::ceil(words / config.bandwidth_words_per_cycle);
   return std::max<std::int64_t>(0, static_cast<std::int64_t>(transfer) - run.cycles);
@@ -40,7 +41,7 @@ std::int64_t stall_cycles(const GemmView& g, const SystolicRun& run, const Scale
 
 int scalesim(const ScaleSimOptions& options) {
   const ScaleSimConfig config = read_scalesim_config(options.config);
-  const TopologyForm form = options.form == "conv" ? TopologyForm::conv
+  const TopologyForm form = options.form == "conv"   ? TopologyForm::conv
                             : options.form == "gemm" ? TopologyForm::gemm
                                                      : TopologyForm::automatic;
   const Graph graph = import_scalesim_topology(options.topology, form);
@@ -49,10 +50,11 @@ int scalesim(const ScaleSimOptions& options) {
   if (!options.mode.quiet) {
     fmt::print(options.mode.human(), "{} -- {}x{} {} array{}\n", config.run_name, config.array.rows, config.array.cols,
                dataflow_name(config.array.dataflow),
-               config.user_bandwidth ? fmt::format(", {} words/cycle (dse's stall model)", config.bandwidth_words_per_cycle)
-                                     : ", InterfaceBandwidth CALC (no stalls)");
-    fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9} {:>9}\n", "id", "layer", "cycles", "stall", "util %",
-               "mapping %");
+               config.user_bandwidth
+                   ? fmt::format(", {} words/cycle (dse's stall model)", config.bandwidth_words_per_cycle)
+                   : ", InterfaceBandwidth CALC (no stalls)");
+    fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9} {:>9}\n", "id", "layer", "cycles", "stall",
+               "util %", "mapping %");
   }
   int id = 0;
   for (const auto& op : graph.ops()) {
@@ -61,16 +63,16 @@ int scalesim(const ScaleSimOptions& options) {
     const std::int64_t stalls = stall_cycles(gemm, run, config);
     total += run.cycles + stalls;
     total_stalls += stalls;
-    const double utilization = 100.0 * run.utilization * static_cast<double>(run.cycles) /
-                               static_cast<double>(run.cycles + stalls);
+    const double utilization =
+        100.0 * run.utilization * static_cast<double>(run.cycles) / static_cast<double>(run.cycles + stalls);
     layers.push_back({{"name", op.name},
                       {"cycles", run.cycles + stalls},
                       {"stall_cycles", stalls},
                       {"utilization_pct", utilization},
                       {"mapping_efficiency_pct", 100.0 * run.mapping_efficiency}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9.3f} {:>9.3f}\n", id, op.name, run.cycles + stalls,
-                 stalls, utilization, 100.0 * run.mapping_efficiency);
+      fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9.3f} {:>9.3f}\n", id, op.name,
+                 run.cycles + stalls, stalls, utilization, 100.0 * run.mapping_efficiency);
     ++id;
   }
   if (!options.mode.quiet) fmt::print(options.mode.human(), "total_cycles {} (stall {})\n", total, total_stalls);
@@ -82,7 +84,8 @@ int scalesim(const ScaleSimOptions& options) {
 
 Subcommand add_scalesim_command(CLI::App& app) {
   auto options = std::make_shared<ScaleSimOptions>();
-  CLI::App* command = app.add_subcommand("scalesim", "Per-layer systolic-array cycles from SCALE-Sim's own config and topology files");
+  CLI::App* command =
+      app.add_subcommand("scalesim", "Per-layer systolic-array cycles from SCALE-Sim's own config and topology files");
   command->add_option("-c,--config", options->config, "SCALE-Sim array config (.cfg)")->required();
   command->add_option("-t,--topology", options->topology, "SCALE-Sim topology (.csv)")->required();
   command->add_option("-i,--input-type", options->form, "Topology form: conv, gemm or auto (by column count)")

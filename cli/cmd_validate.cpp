@@ -50,7 +50,8 @@ struct FloorReport {
 void print_floor_table(std::FILE* out, const FloorReport& report) {
   const auto mape = [](const ErrorTable& t, const std::string& device, const std::string& op) {
     const auto d = t.find(device);
-    return d == t.end() || !d->second.contains(op) ? std::string("-") : fmt::format("{:.1f}", d->second.at(op).mape_pct);
+    return d == t.end() || !d->second.contains(op) ? std::string("-")
+                                                   : fmt::format("{:.1f}", d->second.at(op).mape_pct);
   };
   fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>9}{}\n", report.title, "device", "op", "rows", "floor %", "dse %",
              report.held_out.empty() ? "" : " held out %");
@@ -66,7 +67,8 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
   fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>12}\n", title, "device", "op", "rows", "MAPE %", "within 20%");
   for (const auto& [device, ops] : table)
     for (const auto& [op, s] : ops)
-      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>11.0f}%\n", device, op, s.rows, s.mape_pct, 100 * s.within_20pct);
+      fmt::print(out, "{:<18} {:<10} {:>7} {:>9.1f} {:>11.0f}%\n", device, op, s.rows, s.mape_pct,
+                 100 * s.within_20pct);
   fmt::print(out, "\n");
 }
 
@@ -74,17 +76,18 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
 // tensor-core GEMM's (null without tensor cores), beside the datasheet's base and boost.
 nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibration) {
   const KernelTimer timer(spec, calibration);
-  return {{"base", spec.base_clock_mhz},
-          {"boost", spec.boost_clock_mhz},
-          {"sgemm", timer.sustained_clock_mhz()},
-          {"fp16_tensor", spec.tensor_core_flops_per_clock.contains("fp16")
-                              ? nlohmann::json(timer.gemm_clock_mhz("fp16"))
-                              : nlohmann::json(nullptr)}};
+  return {
+      {"base", spec.base_clock_mhz},
+      {"boost", spec.boost_clock_mhz},
+      {"sgemm", timer.sustained_clock_mhz()},
+      {"fp16_tensor", spec.tensor_core_flops_per_clock.contains("fp16") ? nlohmann::json(timer.gemm_clock_mhz("fp16"))
+                                                                        : nlohmann::json(nullptr)}};
 }
 
 void print_clocks(std::FILE* out, const nlohmann::json& clocks) {
-  fmt::print(out, "clocks the model uses, MHz (SGEMM and FP16 tensor-core GEMM under the calibration):\n"
-                  "{:<18} {:>7} {:>7} {:>7} {:>12}\n",
+  fmt::print(out,
+             "clocks the model uses, MHz (SGEMM and FP16 tensor-core GEMM under the calibration):\n"
+             "{:<18} {:>7} {:>7} {:>7} {:>12}\n",
              "device", "base", "boost", "sgemm", "fp16 tensor");
   for (const auto& [device, c] : clocks.items())
     fmt::print(out, "{:<18} {:>7.0f} {:>7.0f} {:>7.0f} {:>12}\n", device, c["base"].get<double>(),
@@ -110,13 +113,15 @@ int validate_kernels(const ValidateOptions& options) {
   std::map<std::string, std::size_t> unmatched;
   const auto devices = match_devices(rows, specs, unmatched);
   for (const auto& [device, count] : unmatched)
-    fmt::print(stderr, "dse: warning: {} rows of device '{}' skipped: no GPU spec lists it in device_names\n", count, device);
+    fmt::print(stderr, "dse: warning: {} rows of device '{}' skipped: no GPU spec lists it in device_names\n", count,
+               device);
   if (devices.empty()) {
     std::vector<std::string> found;
     for (const auto& [device, count] : unmatched) found.push_back("'" + device + "'");
-    throw UserError(fmt::format("{}: no row's Device is listed in a GPU spec's device_names (found {}); `dse list gpu` "
-                                "shows the specs",
-                                join_names(options.files), found.empty() ? "no rows" : join_names(found)));
+    throw UserError(
+        fmt::format("{}: no row's Device is listed in a GPU spec's device_names (found {}); `dse list gpu` "
+                    "shows the specs",
+                    join_names(options.files), found.empty() ? "no rows" : join_names(found)));
   }
   if (options.leave_one_out && devices.size() < 2) {
     std::vector<std::string> names;
@@ -146,21 +151,27 @@ int validate_kernels(const ValidateOptions& options) {
                                 "each shape at its best\nconstant throughput (no model whose speed depends on the "
                                 "per-item shape alone does better)",
                                 long_rows.min_latency_ms, long_rows.min_group_rows - 1),
-                    std::move(long_groups), std::move(long_floor), {}, {}});
+                    std::move(long_groups),
+                    std::move(long_floor),
+                    {},
+                    {}});
   floors.push_back({"affine_floor",
                     fmt::format("fixed-plus-per-item floor: every row whose shape also ran at {}+ other batch sizes, "
                                 "each shape at its best\nlatency = a + b x items, a, b >= 0 (no model whose time for "
                                 "a shape is a fixed cost plus a per-item cost does better)",
                                 all_rows.min_group_rows - 1),
-                    std::move(all_groups), std::move(all_floor), {}, {}});
+                    std::move(all_groups),
+                    std::move(all_floor),
+                    {},
+                    {}});
   for (auto& report : floors) report.model = evaluate(report.grouped, calibration);
 
   if (!options.save_calibration.empty()) {
     std::vector<std::string> fitted_on;
     for (const auto& [name, device] : devices) fitted_on.push_back(name);
-    write_file_atomically(options.save_calibration,
-                          kernel_calibration_yaml(calibration, fitted_on,
-                                                  options.fit ? "dse validate kernels --fit" : "dse defaults"));
+    write_file_atomically(
+        options.save_calibration,
+        kernel_calibration_yaml(calibration, fitted_on, options.fit ? "dse validate kernels --fit" : "dse defaults"));
   }
   if (!options.predictions_file.empty())
     write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
@@ -168,9 +179,10 @@ int validate_kernels(const ValidateOptions& options) {
     ErrorTable held_out;
     nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
     ProgressBar bar("leave-one-out fits", devices.size());  // a few seconds per GPU; drawn on a terminal only
-    const auto fitted_without = leave_one_out_fits(devices, [&bar](std::size_t done, std::size_t, const std::string& device) {
-      bar.update(done, device.empty() ? std::string() : "fitting without " + device);
-    });
+    const auto fitted_without =
+        leave_one_out_fits(devices, [&bar](std::size_t done, std::size_t, const std::string& device) {
+          bar.update(done, device.empty() ? std::string() : "fitting without " + device);
+        });
     bar.finish();
     for (const auto& [name, device] : devices) {
       const KernelCalibration& fitted = fitted_without.at(name);
@@ -184,7 +196,8 @@ int validate_kernels(const ValidateOptions& options) {
     }
     json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
     if (!options.mode.quiet)
-      print_table(options.mode.human(), "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
+      print_table(options.mode.human(),
+                  "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
   }
   for (const auto& report : floors) {
     json[report.json_key] = {{"floor", table_json(report.floor)}, {"model", table_json(report.model)}};
@@ -206,11 +219,15 @@ int validate_e2e(const E2eOptions& options) {
   nlohmann::json json_rows = nlohmann::json::array();
   double error_sum = 0;
   if (!options.mode.quiet)
-    fmt::print(options.mode.human(), "{:<16} {:<32} {:>12} {:>12} {:>8}\n", "gpu", "config", "measured_ms", "predicted_ms", "error");
+    fmt::print(options.mode.human(), "{:<16} {:<32} {:>12} {:>12} {:>8}\n", "gpu", "config", "measured_ms",
+               "predicted_ms", "error");
   for (const auto& row : rows) {
     error_sum += std::abs(row.error());
-    json_rows.push_back({{"gpu", row.gpu}, {"config", row.config}, {"measured_ms", row.measured_ms},
-                         {"predicted_ms", row.predicted_ms}, {"error_pct", 100 * row.error()}});
+    json_rows.push_back({{"gpu", row.gpu},
+                         {"config", row.config},
+                         {"measured_ms", row.measured_ms},
+                         {"predicted_ms", row.predicted_ms},
+                         {"error_pct", 100 * row.error()}});
     if (!options.mode.quiet)
       fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.gpu, row.config,
                  row.measured_ms, row.predicted_ms, 100 * row.error());
@@ -238,19 +255,26 @@ int validate_gemm(const GemmOptions& options) {
                     did_you_mean_suffix(options.gpu, names));
   }
   const auto dtype = parse_dtype(options.dtype);
-  if (!dtype) throw UserError("--dtype: expected one of " + join_names(compute_dtype_names()) + ", found '" + options.dtype + "'");
+  if (!dtype)
+    throw UserError("--dtype: expected one of " + join_names(compute_dtype_names()) + ", found '" + options.dtype +
+                    "'");
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
   const GemmValidation result = predict_llmcompass_gemms(options.file, spec, *dtype);
   nlohmann::json rows = nlohmann::json::array();
   double error_sum = 0;
   int within = 0;
   if (!options.mode.quiet)
-    fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8}\n", "M", "N", "K", "measured_ms", "predicted_ms", "error");
+    fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8}\n", "M", "N", "K", "measured_ms",
+               "predicted_ms", "error");
   for (const auto& row : result.rows) {
     error_sum += std::abs(row.error());
     within += std::abs(row.error()) <= 0.2 ? 1 : 0;
-    rows.push_back({{"m", row.m}, {"n", row.n}, {"k", row.k}, {"measured_ms", row.measured_ms},
-                    {"predicted_ms", row.predicted_ms}, {"error_pct", 100 * row.error()}});
+    rows.push_back({{"m", row.m},
+                    {"n", row.n},
+                    {"k", row.k},
+                    {"measured_ms", row.measured_ms},
+                    {"predicted_ms", row.predicted_ms},
+                    {"error_pct", 100 * row.error()}});
     if (!options.mode.quiet)
       fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}%\n", row.m, row.n, row.k,
                  row.measured_ms, row.predicted_ms, 100 * row.error());
@@ -259,8 +283,9 @@ int validate_gemm(const GemmOptions& options) {
   const double mape = count > 0 ? 100 * error_sum / count : 0;
   const double share = count > 0 ? within / count : 0;
   if (!options.mode.quiet)
-    fmt::print(options.mode.human(), "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n",
-               options.dtype, spec.name, mape, 100 * share, result.rows.size(), result.clock_mhz);
+    fmt::print(options.mode.human(),
+               "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n", options.dtype,
+               spec.name, mape, 100 * share, result.rows.size(), result.clock_mhz);
   if (options.mode.json)
     options.mode.print_json({{"gpu", spec.name},
                              {"dtype", options.dtype},
@@ -282,18 +307,21 @@ Subcommand add_validate_command(CLI::App& app) {
   kernels->add_flag("--fit", options->fit, "Fit the calibration parameters to all rows first");
   kernels->add_flag("--leave-one-out", options->leave_one_out,
                     "Also fit on all GPUs but one and predict that one, for each GPU");
-  kernels->add_option("--save-calibration", options->save_calibration,
-                      "Write the calibration used (fitted with --fit) for device.calibration")
+  kernels
+      ->add_option("--save-calibration", options->save_calibration,
+                   "Write the calibration used (fitted with --fit) for device.calibration")
       ->type_name("FILE.yaml");
   kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
       ->type_name("FILE.csv");
   add_output_flags(*kernels, options->mode, true);
   auto e2e = std::make_shared<E2eOptions>();
-  CLI::App* e2e_command = command->add_subcommand("e2e", "Predict measured end-to-end inference latencies (NeuSight e2e_labels.csv)");
+  CLI::App* e2e_command =
+      command->add_subcommand("e2e", "Predict measured end-to-end inference latencies (NeuSight e2e_labels.csv)");
   e2e_command->add_option("file", e2e->file, "e2e_labels.csv")->required()->check(CLI::ExistingFile);
   add_output_flags(*e2e_command, e2e->mode, true);
   auto gemm = std::make_shared<GemmOptions>();
-  CLI::App* gemm_command = command->add_subcommand("gemm", "Predict measured GEMM latencies (LLMCompass format: M, N, K, TIMEms)");
+  CLI::App* gemm_command =
+      command->add_subcommand("gemm", "Predict measured GEMM latencies (LLMCompass format: M, N, K, TIMEms)");
   gemm_command->add_option("file", gemm->file, "The measurements")->required()->check(CLI::ExistingFile);
   gemm_command->add_option("--gpu", gemm->gpu, "GPU spec the measurements were taken on (default a100_sxm4_80gb)");
   gemm_command->add_option("--dtype", gemm->dtype, "Element type (default fp16: tensor cores)");

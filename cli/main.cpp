@@ -23,18 +23,18 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"dse -- simulator and design-space explorer for DNN inference hardware"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("dse ") + dse::dse_version() + " (" + dse::dse_git_commit() + ")");
-  const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app), dse::add_list_command(app),
-                                                 dse::add_models_command(app), dse::add_validate_command(app),
-                                                 dse::add_scalesim_command(app),
-                                                 dse::add_version_command(app)};
+  const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app),      dse::add_list_command(app),
+                                                 dse::add_models_command(app),   dse::add_validate_command(app),
+                                                 dse::add_scalesim_command(app), dse::add_version_command(app)};
   std::vector<std::string> names;
   for (const auto& subcommand : subcommands) names.push_back(subcommand.command->get_name());
   // The first word that is not a flag names the subcommand: an unknown one says so and lists them
   // (CLI11 alone reports "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-    return report("error: ", ("unknown subcommand '" + std::string(argv[1]) + "': expected one of " +
-                              dse::join_names(names) + dse::did_you_mean_suffix(argv[1], names))
-                                 .c_str(),
+    return report("error: ",
+                  ("unknown subcommand '" + std::string(argv[1]) + "': expected one of " + dse::join_names(names) +
+                   dse::did_you_mean_suffix(argv[1], names))
+                      .c_str(),
                   2);
   }
   try {

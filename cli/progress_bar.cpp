@@ -36,7 +36,8 @@ std::string ProgressBar::render(std::string_view label, std::size_t done, std::s
   } else if (rate > 0) {
     eta = fmt::format("ETA {:.1f}s", static_cast<double>(total - done) / rate);
   }
-  std::string line = fmt::format("{} {}/{} [{}] {:3.0f}% {:.1f}/s {}", label, done, total, bar, 100 * fraction, rate, eta);
+  std::string line =
+      fmt::format("{} {}/{} [{}] {:3.0f}% {:.1f}/s {}", label, done, total, bar, 100 * fraction, rate, eta);
   if (!note.empty()) line += fmt::format("  {}", note);
   return line;
 }

@@ -27,8 +27,8 @@ void print_graph_table(std::FILE* out, const Graph& graph) {
   for (const auto& op : graph.ops()) {
     fmt::print(out, "{:>4}  {:<32} {:<16} {:<18} {:>9} {:>9} {:>9} {:>8.1f}\n", index++, op.name, op_kind_name(op.kind),
                shape_string(graph.tensor(op.output).shape), si(static_cast<double>(op.cost.macs)),
-               si(static_cast<double>(op.cost.flops)), si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)),
-               op.cost.arithmetic_intensity());
+               si(static_cast<double>(op.cost.flops)),
+               si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)), op.cost.arithmetic_intensity());
   }
   const OpCost total = graph.total_cost();
   fmt::print(out, "\n{}: {} ops, {} params, {} MACs, {} flops, {} bytes read, {} bytes written\n", graph.name(),
@@ -69,8 +69,8 @@ void print_op_table(std::FILE* out, const Experiment& experiment, const RunResul
       const std::string label = op.kernel == std::string(op_kind_name(op.kind)) ? op.name : op.name + " / " + op.kernel;
       fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8.1f} {:>10.3f} {:>9.3f}  {}\n", index++, label,
                  op_kind_name(op.kind), shape_string(op.output_shape), si(static_cast<double>(op.cost.macs)),
-                 si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)),
-                 op.cost.arithmetic_intensity(), ps_to_us(op.start_ps), ps_to_us(op.end_ps - op.start_ps), op.bound);
+                 si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)), op.cost.arithmetic_intensity(),
+                 ps_to_us(op.start_ps), ps_to_us(op.end_ps - op.start_ps), op.bound);
     }
     fmt::print(out, "\n");
   }
@@ -87,12 +87,14 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
   }
   if (!result.device_settings.empty()) {
     std::string settings;
-    for (const auto& [key, value] : result.device_settings) settings += fmt::format("{}{} {}", settings.empty() ? "" : ", ", key, value);
+    for (const auto& [key, value] : result.device_settings)
+      settings += fmt::format("{}{} {}", settings.empty() ? "" : ", ", key, value);
     fmt::print(out, "{:<17} {}\n", "settings", settings);
   }
   std::size_t width = 17;  // the labels above
   for (const auto& entry : result.metrics.entries()) width = std::max(width, entry.name.size());
-  for (const auto& entry : result.metrics.entries()) fmt::print(out, "{:<{}} {}\n", entry.name, width, metric_text(entry));
+  for (const auto& entry : result.metrics.entries())
+    fmt::print(out, "{:<{}} {}\n", entry.name, width, metric_text(entry));
   if (!experiment.output_path.empty()) fmt::print(out, "output            {}\n", experiment.output_path);
 }
 

@@ -11,9 +11,7 @@ namespace {
 
 using GroupKey = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t>;  // op, per-item shape
 
-GroupKey group_of(const KernelMeasurement& row) {
-  return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k};
-}
+GroupKey group_of(const KernelMeasurement& row) { return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k}; }
 
 double items(const KernelMeasurement& row) { return static_cast<double>(row.op == "linear" ? row.b * row.m : row.b); }
 

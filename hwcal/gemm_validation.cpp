@@ -34,10 +34,12 @@ GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& 
       row.k = std::stoll(k);
       row.measured_ms = std::stod(time);  // "0.1900ms": the number, then the unit
     } catch (const std::exception&) {
-      throw UserError(file + ":" + std::to_string(line_number) + ": expected 'M, N, K, TIMEms, ...', found '" + line + "'");
+      throw UserError(file + ":" + std::to_string(line_number) + ": expected 'M, N, K, TIMEms, ...', found '" + line +
+                      "'");
     }
     if (row.m < 1 || row.n < 1 || row.k < 1 || !(row.measured_ms > 0))
-      throw UserError(file + ":" + std::to_string(line_number) + ": expected positive sizes and time, found '" + line + "'");
+      throw UserError(file + ":" + std::to_string(line_number) + ": expected positive sizes and time, found '" + line +
+                      "'");
     Graph graph("gemm");
     const auto a = graph.add_input("a", {row.m, row.k}, dtype);
     const auto b = graph.add_input("b", {row.k, row.n}, dtype);

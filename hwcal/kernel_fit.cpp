@@ -48,11 +48,16 @@ struct NeusightElementwise {
 };
 const std::map<std::string, NeusightElementwise, std::less<>>& neusight_elementwise_ops() {
   static const std::map<std::string, NeusightElementwise, std::less<>> kOps = {
-      {"add", {OpKind::add, SecondOperand::tensor}},   {"mul", {OpKind::mul, SecondOperand::tensor}},
-      {"div", {OpKind::div, SecondOperand::tensor}},   {"pow", {OpKind::pow, SecondOperand::tensor}},
-      {"addu", {OpKind::add, SecondOperand::scalar}},  {"mulu", {OpKind::mul, SecondOperand::scalar}},
-      {"divu", {OpKind::div, SecondOperand::scalar}},  {"powu", {OpKind::pow, SecondOperand::scalar}},
-      {"relu", {OpKind::relu}},                        {"gelu", {OpKind::gelu}},
+      {"add", {OpKind::add, SecondOperand::tensor}},
+      {"mul", {OpKind::mul, SecondOperand::tensor}},
+      {"div", {OpKind::div, SecondOperand::tensor}},
+      {"pow", {OpKind::pow, SecondOperand::tensor}},
+      {"addu", {OpKind::add, SecondOperand::scalar}},
+      {"mulu", {OpKind::mul, SecondOperand::scalar}},
+      {"divu", {OpKind::div, SecondOperand::scalar}},
+      {"powu", {OpKind::pow, SecondOperand::scalar}},
+      {"relu", {OpKind::relu}},
+      {"gelu", {OpKind::gelu}},
       {"tanh", {OpKind::tanh}},
   };
   return kOps;
@@ -155,10 +160,14 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
 Eigen::VectorXd to_vector(const KernelCalibration& c) {
   // The array's size is deduced, so a parameter left out here fails to compile (Eigen's comma
   // initializer would leave it uninitialised in a release build).
-  const std::array values{std::log(c.gemm_efficiency),   std::log(c.vector_efficiency),
-                          std::log(c.memory_efficiency), std::log(c.timing_floor_us),
-                          std::log(c.saturating_warps_per_scheduler),  std::log(c.base_clock_headroom),
-                          std::log1p(c.gemm_block_overhead_cycles), c.headroom_rate_exponent,
+  const std::array values{std::log(c.gemm_efficiency),
+                          std::log(c.vector_efficiency),
+                          std::log(c.memory_efficiency),
+                          std::log(c.timing_floor_us),
+                          std::log(c.saturating_warps_per_scheduler),
+                          std::log(c.base_clock_headroom),
+                          std::log1p(c.gemm_block_overhead_cycles),
+                          c.headroom_rate_exponent,
                           std::log(c.l2_reread_bytes_per_clock)};
   static_assert(values.size() == kParameters);
   return Eigen::Map<const Eigen::VectorXd>(values.data(), kParameters);
@@ -260,7 +269,8 @@ std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::
   return fits;
 }
 
-std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration) {
+std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices,
+                                   const KernelCalibration& calibration) {
   std::string csv =
       "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
       "predicted_blocks\n";

@@ -60,6 +60,7 @@ std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::
 
 // Every row's prediction beside its measurement, with the measured launch (kernel name, grid
 // blocks) beside dse's, to tell tile-choice errors from timing errors: CSV with a header.
-std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
+std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devices,
+                                   const KernelCalibration& calibration);
 
 }  // namespace dse

@@ -18,7 +18,8 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
   const auto optional_column = [&table](const std::string& name) -> std::optional<std::size_t> {
     const auto& header = table.header();
     const auto it = std::find(header.begin(), header.end(), name);
-    return it == header.end() ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(it - header.begin()));
+    return it == header.end() ? std::nullopt
+                              : std::optional<std::size_t>(static_cast<std::size_t>(it - header.begin()));
   };
   const auto b = table.column("B");
   const auto m = optional_column("M") ? optional_column("M") : optional_column("H");

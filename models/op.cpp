@@ -1,6 +1,5 @@
 #include "models/op.h"
 
-
 namespace dse {
 namespace {
 
@@ -21,18 +20,18 @@ constexpr KindInfo kKinds[] = {
     {OpKind::conv_transpose2d, "conv_transpose2d", M, 0},
     {OpKind::matmul, "matmul", M, 0},
     {OpKind::attention, "attention", M, 0},
-    {OpKind::batchnorm, "batchnorm", V, 2},        // x * scale + shift (statistics folded)
-    {OpKind::layernorm, "layernorm", V, 8},        // mean, centre, square, mean, rsqrt, scale, mul, add
+    {OpKind::batchnorm, "batchnorm", V, 2},  // x * scale + shift (statistics folded)
+    {OpKind::layernorm, "layernorm", V, 8},  // mean, centre, square, mean, rsqrt, scale, mul, add
     {OpKind::groupnorm, "groupnorm", V, 8},
-    {OpKind::softmax, "softmax", V, 5},            // max, subtract, exp, sum, divide
+    {OpKind::softmax, "softmax", V, 5},  // max, subtract, exp, sum, divide
     {OpKind::relu, "relu", V, 1},
-    {OpKind::leaky_relu, "leaky_relu", V, 2},      // x > 0 ? x : alpha * x
-    {OpKind::clip, "clip", V, 2},                  // relu6 = min(max(x, 0), 6)
+    {OpKind::leaky_relu, "leaky_relu", V, 2},  // x > 0 ? x : alpha * x
+    {OpKind::clip, "clip", V, 2},              // relu6 = min(max(x, 0), 6)
     {OpKind::gelu, "gelu", V, 8},
-    {OpKind::silu, "silu", V, 4},                  // x / (1 + exp(-x))
-    {OpKind::hardswish, "hardswish", V, 4},        // x * min(max(x + 3, 0), 6) / 6
+    {OpKind::silu, "silu", V, 4},            // x / (1 + exp(-x))
+    {OpKind::hardswish, "hardswish", V, 4},  // x * min(max(x + 3, 0), 6) / 6
     {OpKind::hardsigmoid, "hardsigmoid", V, 3},
-    {OpKind::sigmoid, "sigmoid", V, 3},            // 1 / (1 + exp(-x))
+    {OpKind::sigmoid, "sigmoid", V, 3},  // 1 / (1 + exp(-x))
     {OpKind::tanh, "tanh", V, 1},
     {OpKind::exp, "exp", V, 1},
     {OpKind::sqrt, "sqrt", V, 1},
@@ -48,22 +47,22 @@ constexpr KindInfo kKinds[] = {
     {OpKind::maximum, "maximum", V, 1},
     {OpKind::minimum, "minimum", V, 1},
     {OpKind::where, "where", V, 1},
-    {OpKind::elementwise, "elementwise", V, 0},    // flops per element: the op's attribute
-    {OpKind::maxpool, "maxpool", V, 0},            // flops = window size per output, set by the op
+    {OpKind::elementwise, "elementwise", V, 0},  // flops per element: the op's attribute
+    {OpKind::maxpool, "maxpool", V, 0},          // flops = window size per output, set by the op
     {OpKind::avgpool, "avgpool", V, 0},
     {OpKind::global_avgpool, "global_avgpool", V, 0},
     {OpKind::global_maxpool, "global_maxpool", V, 0},
-    {OpKind::reduce_mean, "reduce_mean", V, 0},    // flops = input elements, set by the op
+    {OpKind::reduce_mean, "reduce_mean", V, 0},  // flops = input elements, set by the op
     {OpKind::reduce_sum, "reduce_sum", V, 0},
     {OpKind::reduce_max, "reduce_max", V, 0},
-    {OpKind::fused, "fused", V, 0},                // category refined per op: see op_category(const Op&)
+    {OpKind::fused, "fused", V, 0},  // category refined per op: see op_category(const Op&)
     {OpKind::concat, "concat", D, 0},
     {OpKind::slice, "slice", D, 0},
     {OpKind::transpose, "transpose", D, 0},
     {OpKind::pad, "pad", D, 0},
     {OpKind::gather, "gather", D, 0},
     {OpKind::expand, "expand", D, 0},
-    {OpKind::resize, "resize", D, 0},              // nearest: a copy; linear adds 7 flops per output
+    {OpKind::resize, "resize", D, 0},  // nearest: a copy; linear adds 7 flops per output
     {OpKind::kv_cache_append, "kv_cache_append", D, 0},
     {OpKind::reshape, "reshape", W, 0},
     {OpKind::flatten, "flatten", W, 0},
@@ -87,8 +86,7 @@ std::optional<OpKind> parse_op_kind(std::string_view name) {
 
 std::vector<std::string> op_kind_names() {
   std::vector<std::string> out;
-  for (const auto& entry : kKinds)
-    out.emplace_back(entry.name);
+  for (const auto& entry : kKinds) out.emplace_back(entry.name);
   return out;
 }
 

@@ -23,29 +23,71 @@
 
 namespace dse {
 
+// clang-format off: the kinds grouped by what they are, a group a line
 enum class OpKind {
   // matrix ops (tensor cores / systolic arrays)
-  conv2d, conv_transpose2d, matmul, attention,
+  conv2d,
+  conv_transpose2d,
+  matmul,
+  attention,
   // normalisation and softmax
-  batchnorm, layernorm, groupnorm, softmax,
+  batchnorm,
+  layernorm,
+  groupnorm,
+  softmax,
   // elementwise unary
-  relu, leaky_relu, clip, gelu, silu, hardswish, hardsigmoid, sigmoid, tanh, exp, sqrt, erf, neg, reciprocal, cast,
+  relu,
+  leaky_relu,
+  clip,
+  gelu,
+  silu,
+  hardswish,
+  hardsigmoid,
+  sigmoid,
+  tanh,
+  exp,
+  sqrt,
+  erf,
+  neg,
+  reciprocal,
+  cast,
   // elementwise binary (numpy broadcasting)
-  add, sub, mul, div, pow, maximum, minimum,
+  add,
+  sub,
+  mul,
+  div,
+  pow,
+  maximum,
+  minimum,
   // elementwise ternary: where(condition, x, y)
   where,
   // any other elementwise function (comparisons, logic, abs, log, trigonometry, ...), named by its
   // "function" attribute, with its "flops_per_element"
   elementwise,
   // pooling and reductions
-  maxpool, avgpool, global_avgpool, global_maxpool, reduce_mean, reduce_sum, reduce_max,
+  maxpool,
+  avgpool,
+  global_avgpool,
+  global_maxpool,
+  reduce_mean,
+  reduce_sum,
+  reduce_max,
   // several ops run as one kernel (made by fusion transforms; costs recorded as attributes)
   fused,
   // data movement
-  concat, slice, transpose, pad, gather, expand, resize, kv_cache_append,
+  concat,
+  slice,
+  transpose,
+  pad,
+  gather,
+  expand,
+  resize,
+  kv_cache_append,
   // views: no data moves
-  reshape, flatten,
+  reshape,
+  flatten,
 };
+// clang-format on
 
 // Where an op's work runs: matrix units, vector units, pure data movement, or nowhere (a view).
 enum class OpCategory { matrix, vector, data_movement, view };

@@ -24,8 +24,10 @@ std::vector<int> pareto_ranks(const std::vector<std::vector<double>>& points) {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       if (i == j) continue;
-      if (dominates(points[i], points[j])) dominates_list[i].push_back(j);
-      else if (dominates(points[j], points[i])) ++dominated_by[i];
+      if (dominates(points[i], points[j]))
+        dominates_list[i].push_back(j);
+      else if (dominates(points[j], points[i]))
+        ++dominated_by[i];
     }
   std::vector<std::size_t> current;
   for (std::size_t i = 0; i < n; ++i)

@@ -75,7 +75,8 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
 namespace {
 nlohmann::json trial_json(const SearchSettings& settings, const TrialResult& r) {
   nlohmann::json values = nlohmann::json::object();
-  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p) values[settings.space.parameters[p].key] = r.trial.values[p];
+  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
+    values[settings.space.parameters[p].key] = r.trial.values[p];
   nlohmann::json metrics = nlohmann::json::object();
   for (const auto& [name, value] : r.metrics) metrics[name] = value;
   return {{"trial", r.trial.id}, {"values", values}, {"metrics", metrics}};

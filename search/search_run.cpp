@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -11,7 +12,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "search/rank_group.h"
@@ -43,7 +43,8 @@ SearchSettings read_search_settings(const ConfigNode& search) {
     const auto maximize = objective.param<std::string>("maximize").optional();
     const auto minimize = objective.param<std::string>("minimize").optional();
     if (maximize.has_value() == minimize.has_value())
-      objective.fail("expected exactly one of maximize or minimize, found " + std::string(maximize ? "both" : "neither"));
+      objective.fail("expected exactly one of maximize or minimize, found " +
+                     std::string(maximize ? "both" : "neither"));
     const ConfigNode& name = *objective.find(maximize ? "maximize" : "minimize");
     return SearchObjective{maximize ? *maximize : *minimize, maximize.has_value(), {name.mark(), name.path()}};
   };
@@ -67,10 +68,12 @@ SearchSettings read_search_settings(const ConfigNode& search) {
   }
   const ConfigNode& strategy = search.at("strategy", "{name, trials, batch, seed}");
   strategy.expect_map("the strategy: name, trials, batch, seed");
-  settings.strategy = strategy.param<std::string>("name").one_of(StrategyRegistry::instance().names(), "a strategy").required();
+  settings.strategy =
+      strategy.param<std::string>("name").one_of(StrategyRegistry::instance().names(), "a strategy").required();
   settings.options.trials = strategy.param<std::int64_t>("trials").in_range(1, 100'000'000).with_default(100);
   settings.batch = strategy.param<std::int64_t>("batch").in_range(1, 1'000'000).with_default(8);
-  settings.options.seed = static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
+  settings.options.seed =
+      static_cast<std::uint64_t>(strategy.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1));
   settings.timeout_s = search.param<double>("timeout_s").in_range(0.001, 1e7).optional();
   // The strategy reads (and so checks) its own keys now, before any trial runs.
   settings.strategy_params = strategy;
@@ -119,8 +122,8 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
   TrialRun run;
   WallDeadline deadline;
   if (settings.timeout_s)
-    deadline = std::chrono::steady_clock::now() +
-               std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*settings.timeout_s));
+    deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                      std::chrono::duration<double>(*settings.timeout_s));
   try {
     run = run_trial(base, config_file, trial_overrides(settings.space, trial), precheck, deadline, cache);
   } catch (const SimulationTimeout&) {
@@ -162,8 +165,12 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
 nlohmann::json result_json(const TrialResult& r, double wall_s) {
   nlohmann::json metrics = nlohmann::json::object();
   for (const auto& [name, value] : r.metrics) metrics[name] = value;
-  return {{"id", r.trial.id},          {"values", r.trial.values}, {"status", trial_status_name(r.status)},
-          {"metrics", metrics},        {"message", r.message},     {"wall_s", wall_s},
+  return {{"id", r.trial.id},
+          {"values", r.trial.values},
+          {"status", trial_status_name(r.status)},
+          {"metrics", metrics},
+          {"message", r.message},
+          {"wall_s", wall_s},
           {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)},
           {"scores", r.scores}};
 }
@@ -199,7 +206,8 @@ std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const 
     if (json.is_discarded()) continue;  // a line cut short by a kill
     if (number == 1) {
       if (json.value("search", std::string()) != description)
-        throw UserError(path + ":1: expected the journal of this search, found one of a different search (delete it or "
+        throw UserError(path +
+                        ":1: expected the journal of this search, found one of a different search (delete it or "
                         "drop --resume)");
       continue;
     }
@@ -218,7 +226,8 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
 
   std::map<std::int64_t, TrialResult> journaled;
-  if (options.resume && !options.journal_path.empty()) journaled = read_journal(options.journal_path, settings.description);
+  if (options.resume && !options.journal_path.empty())
+    journaled = read_journal(options.journal_path, settings.description);
   const RankGroup& ranks = RankGroup::world();
   std::FILE* journal = nullptr;
   if (!options.journal_path.empty() && ranks.rank() == 0) {
@@ -235,7 +244,9 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
 
   // One cache for every trial of this search, on every thread (sim/run/run_cache.h).
   const std::shared_ptr<RunCache> cache = options.cache ? options.cache : std::make_shared<RunCache>();
-  auto strategy = StrategyRegistry::instance().find(settings.strategy)->factory(settings.space, settings.options, settings.strategy_params);
+  auto strategy = StrategyRegistry::instance()
+                      .find(settings.strategy)
+                      ->factory(settings.space, settings.options, settings.strategy_params);
   SearchOutcome outcome;
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);
@@ -325,7 +336,8 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
       if (better(r, outcome.best)) outcome.best = r;
       outcome.trials.push_back(r);
     }
-    if (options.progress) options.progress(static_cast<std::int64_t>(outcome.trials.size()), settings.options.trials, outcome.best);
+    if (options.progress)
+      options.progress(static_cast<std::int64_t>(outcome.trials.size()), settings.options.trials, outcome.best);
   }
   if (journal) std::fclose(journal);
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

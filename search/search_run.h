@@ -61,7 +61,7 @@ struct SearchSettings {
   ConfigNode strategy_params;  // the strategy block: each strategy reads its own keys from it
   std::int64_t batch = 8;
   std::optional<double> timeout_s;  // per trial, wall clock: a trial still simulating then is `timeout`
-  std::string description;  // the search block as YAML: a journal belongs to exactly one search
+  std::string description;          // the search block as YAML: a journal belongs to exactly one search
 };
 
 SearchSettings read_search_settings(const ConfigNode& search);
@@ -73,7 +73,7 @@ void check_search_metrics(const SearchSettings& settings, const std::vector<std:
 struct SearchRunOptions {
   std::string journal_path;  // "" = no journal
   bool resume = false;
-  int threads = 0;           // 0 = TBB's default (all cores)
+  int threads = 0;  // 0 = TBB's default (all cores)
   // What the trials share (graphs, timing models, baselines); null: the search makes its own.
   std::shared_ptr<RunCache> cache;
   std::function<void(std::int64_t done, std::int64_t total, const std::optional<TrialResult>& best)> progress;

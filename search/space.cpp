@@ -102,15 +102,18 @@ SearchSpace read_search_space(const ConfigNode& space) {
   SearchSpace out;
   for (const auto& key : space.keys()) {
     const ConfigNode& spec = *space.find(key);
-    spec.expect_map("one of {int: [lo, hi]}, {pow2: [lo, hi]}, {float: [lo, hi]}, {log_float: [lo, hi]}, "
-                    "{choice: [...]}, {bool: true}");
+    spec.expect_map(
+        "one of {int: [lo, hi]}, {pow2: [lo, hi]}, {float: [lo, hi]}, {log_float: [lo, hi]}, "
+        "{choice: [...]}, {bool: true}");
     SearchParameter p;
     p.key = key;
     const auto range = [&](const char* name) {
       const auto items = spec.find(name)->items();
-      if (items.size() != 2) spec.find(name)->fail("expected [low, high], found " + std::to_string(items.size()) + " values");
+      if (items.size() != 2)
+        spec.find(name)->fail("expected [low, high], found " + std::to_string(items.size()) + " values");
       const double low = items[0].as<double>(), high = items[1].as<double>();
-      if (!(low <= high)) spec.find(name)->fail("expected low <= high, found [" + items[0].text() + ", " + items[1].text() + "]");
+      if (!(low <= high))
+        spec.find(name)->fail("expected low <= high, found [" + items[0].text() + ", " + items[1].text() + "]");
       return std::pair{low, high};
     };
     int kinds = 0;
@@ -136,7 +139,8 @@ SearchSpace read_search_space(const ConfigNode& space) {
       ++kinds;
       p.kind = SearchParameter::Kind::log_real;
       std::tie(p.low, p.high) = range("log_float");
-      if (p.low <= 0) spec.find("log_float")->fail("expected a positive range, found a low of " + std::to_string(p.low));
+      if (p.low <= 0)
+        spec.find("log_float")->fail("expected a positive range, found a low of " + std::to_string(p.low));
     }
     if (spec.has("choice")) {
       ++kinds;
@@ -157,7 +161,8 @@ SearchSpace read_search_space(const ConfigNode& space) {
       spec.param<bool>("bool").required();
     }
     if (kinds != 1)
-      spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool, permutation; found " + std::to_string(kinds));
+      spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool, permutation; found " +
+                std::to_string(kinds));
     if (const ConfigNode* when = spec.find("when")) {
       when->expect_map("{OTHER.KEY: [values]}: this parameter applies only when the other takes one of them");
       for (const auto& other : when->keys()) {

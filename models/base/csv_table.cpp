@@ -71,8 +71,9 @@ CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
     }
     ++column;
   }
-  if (quoted) throw UserError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                              ": expected a closing '\"', found the end of the file");
+  if (quoted)
+    throw UserError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                    ": expected a closing '\"', found the end of the file");
   if (any && (!cell.text.empty() || !row.cells.empty())) end_row();
   if (rows.empty()) throw UserError(path + ":1:1: expected a CSV header row, found an empty file");
   for (const auto& header_cell : rows.front().cells) table.header_.push_back(header_cell.text);

@@ -15,7 +15,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.size()][b.size()];
@@ -38,8 +39,8 @@ std::optional<std::string> closest_name(std::string_view wrong, const std::vecto
   for (const auto& name : valid) {
     const std::string name_lower = lower(name);
     std::size_t distance = edit_distance(wrong_lower, name_lower);
-    const bool prefix = !wrong_lower.empty() &&
-                        (name_lower.starts_with(wrong_lower) || wrong_lower.starts_with(name_lower));
+    const bool prefix =
+        !wrong_lower.empty() && (name_lower.starts_with(wrong_lower) || wrong_lower.starts_with(name_lower));
     if (prefix && distance > 1) distance = std::min(distance, limit);
     if (distance < best_distance) {
       best_distance = distance;

@@ -113,10 +113,10 @@ typename Interface::Factory make_factory() {
 #define DSE_REGISTRY_CONCAT(a, b) DSE_REGISTRY_CONCAT_INNER(a, b)
 
 // Registers `factory` (a callable convertible to Family::Factory) under `name`.
-#define DSE_REGISTER_FACTORY(Family, name, description, factory)                          \
-  namespace {                                                                             \
-  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =            \
-      (::dse::Registry<Family>::instance().add({name, description, factory}), true);      \
+#define DSE_REGISTER_FACTORY(Family, name, description, factory)                     \
+  namespace {                                                                        \
+  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =       \
+      (::dse::Registry<Family>::instance().add({name, description, factory}), true); \
   }
 
 // Registers class Impl, constructed from the family factory's arguments.

@@ -71,7 +71,8 @@ Shape squeezed_shape(const std::string& op_type, Shape shape, std::vector<std::i
     const auto rank = static_cast<std::int64_t>(shape.size() + axes.size());
     for (auto& axis : axes) axis = axis < 0 ? axis + rank : axis;
     std::sort(axes.begin(), axes.end());
-    for (const auto axis : axes) shape.insert(shape.begin() + std::clamp<std::int64_t>(axis, 0, static_cast<std::int64_t>(shape.size())), 1);
+    for (const auto axis : axes)
+      shape.insert(shape.begin() + std::clamp<std::int64_t>(axis, 0, static_cast<std::int64_t>(shape.size())), 1);
     return shape;
   }
   const auto rank = static_cast<std::int64_t>(shape.size());
@@ -101,9 +102,10 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
   if (op == "ConstantOfShape" && all_known(in)) {
     const Shape shape(as_ints(*in[0]).begin(), as_ints(*in[0]).end());
     if (element_count(shape) > (1 << 20)) return std::nullopt;
-    return known(shape, std::vector<double>(static_cast<std::size_t>(element_count(shape)),
-                                            context.float_attr("value").value_or(0.0)),
-                 DType::int64);
+    return known(
+        shape,
+        std::vector<double>(static_cast<std::size_t>(element_count(shape)), context.float_attr("value").value_or(0.0)),
+        DType::int64);
   }
   if (in.empty() || !all_known(in)) return std::nullopt;
   const Value& a = *in[0];
@@ -115,7 +117,8 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
     }
     return out;
   }
-  if (op == "Unsqueeze" || op == "Squeeze") return known(squeezed_shape(op, a.shape, axes_of(in, 1, context)), a.values, a.dtype);
+  if (op == "Unsqueeze" || op == "Squeeze")
+    return known(squeezed_shape(op, a.shape, axes_of(in, 1, context)), a.values, a.dtype);
   if (op == "Concat") {
     std::vector<double> values;
     std::int64_t length = 0;
@@ -154,7 +157,8 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
     if (step <= 0) return std::nullopt;
     const auto clamp = [n](std::int64_t i) { return std::clamp<std::int64_t>(i < 0 ? i + n : i, 0, n); };
     std::vector<double> values;
-    for (std::int64_t i = clamp(starts[0]); i < clamp(ends[0]); i += step) values.push_back(a.values[static_cast<std::size_t>(i)]);
+    for (std::int64_t i = clamp(starts[0]); i < clamp(ends[0]); i += step)
+      values.push_back(a.values[static_cast<std::size_t>(i)]);
     return known({static_cast<std::int64_t>(values.size())}, values, a.dtype);
   }
   if (op == "Reshape") {
@@ -162,10 +166,13 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
     std::int64_t known_product = 1, inferred = -1;
     for (std::size_t d = 0; d < shape.size(); ++d) {
       if (shape[d] == 0 && d < a.shape.size()) shape[d] = a.shape[d];
-      if (shape[d] == -1) inferred = static_cast<std::int64_t>(d);
-      else known_product *= shape[d];
+      if (shape[d] == -1)
+        inferred = static_cast<std::int64_t>(d);
+      else
+        known_product *= shape[d];
     }
-    if (inferred >= 0 && known_product > 0) shape[static_cast<std::size_t>(inferred)] = element_count(a.shape) / known_product;
+    if (inferred >= 0 && known_product > 0)
+      shape[static_cast<std::size_t>(inferred)] = element_count(a.shape) / known_product;
     return known(Shape(shape.begin(), shape.end()), a.values, a.dtype);
   }
   if (op == "Range") {
@@ -184,7 +191,8 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
         {"Add", [](double x, double y) { return x + y; }},
         {"Sub", [](double x, double y) { return x - y; }},
         {"Mul", [](double x, double y) { return x * y; }},
-        {"Div", [&a](double x, double y) { return y == 0 ? 0 : (a.dtype == DType::int64 ? std::trunc(x / y) : x / y); }},
+        {"Div",
+         [&a](double x, double y) { return y == 0 ? 0 : (a.dtype == DType::int64 ? std::trunc(x / y) : x / y); }},
         {"Max", [](double x, double y) { return std::max(x, y); }},
         {"Min", [](double x, double y) { return std::min(x, y); }},
         {"Equal", [](double x, double y) { return x == y ? 1.0 : 0.0; }},
@@ -192,13 +200,17 @@ std::optional<Value> fold(const std::string& op, const std::vector<const Value*>
         {"Greater", [](double x, double y) { return x > y ? 1.0 : 0.0; }},
     };
     for (const auto& [name, f] : binary)
-      if (op == name) return elementwise(a, b, f, op == "Equal" || op == "Less" || op == "Greater" ? DType::boolean : a.dtype);
+      if (op == name)
+        return elementwise(a, b, f, op == "Equal" || op == "Less" || op == "Greater" ? DType::boolean : a.dtype);
   }
   if (op == "Where" && in.size() == 3) {
     // where(c, x, y) = c * x + (1 - c) * y, elementwise with broadcasting
-    const auto picked = elementwise(*in[0], *in[1], [](double c, double x) { return c != 0 ? x : 0; }, in[1]->dtype);
-    const auto others = elementwise(*in[0], *in[2], [](double c, double y) { return c != 0 ? 0 : y; }, in[2]->dtype);
-    return elementwise(*picked, *others, [](double x, double y) { return x + y; }, in[1]->dtype);
+    const auto picked = elementwise(
+        *in[0], *in[1], [](double c, double x) { return c != 0 ? x : 0; }, in[1]->dtype);
+    const auto others = elementwise(
+        *in[0], *in[2], [](double c, double y) { return c != 0 ? 0 : y; }, in[2]->dtype);
+    return elementwise(
+        *picked, *others, [](double x, double y) { return x + y; }, in[1]->dtype);
   }
   return std::nullopt;
 }

@@ -56,7 +56,8 @@ const Value& Importer::input(std::size_t i) const {
   if (!has_input(i)) fail("expected input " + std::to_string(i) + ", found none");
   const auto it = values_.find(node_->input(static_cast<int>(i)));
   if (it == values_.end())
-    fail("input '" + node_->input(static_cast<int>(i)) + "' is not produced by any earlier node, input or initializer "
+    fail("input '" + node_->input(static_cast<int>(i)) +
+         "' is not produced by any earlier node, input or initializer "
          "(is the graph topologically sorted?)");
   return it->second;
 }
@@ -213,14 +214,17 @@ void Importer::read_inputs(const onnx::GraphProto& graph) {
                         std::to_string(shape.size()) + "), but the model declares rank " +
                         std::to_string(type.shape().dim_size()));
     } else {
-      if (!type.has_shape()) throw UserError(path_ + ": input '" + input.name() + "' has no shape; bind it with input_shapes");
+      if (!type.has_shape())
+        throw UserError(path_ + ": input '" + input.name() + "' has no shape; bind it with input_shapes");
       for (int d = 0; d < type.shape().dim_size(); ++d) {
         const auto& dim = type.shape().dim(d);
         if (!dim.has_dim_value() || dim.dim_value() <= 0) {
           const std::string symbol = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : "unknown";
           throw UserError(path_ + ": input '" + input.name() + "': dimension " + std::to_string(d) + " is symbolic (" +
-                          symbol + "); bind it with input_shapes: {" + input.name() + ": [...]} in the config or "
-                          "--input-shape " + input.name() + "=AxBx...");
+                          symbol + "); bind it with input_shapes: {" + input.name() +
+                          ": [...]} in the config or "
+                          "--input-shape " +
+                          input.name() + "=AxBx...");
         }
         shape.push_back(dim.dim_value());
       }
@@ -254,13 +258,17 @@ void Importer::run(const onnx::ModelProto& model) {
     std::optional<Value> folded;
     if (node.op_type() == "Constant") {
       const auto* value = find_attr(node, "value");
-      if (value && value->has_t()) folded = value_of(value->t(), false);
-      else if (const auto i = int_attr("value_int")) folded = Value{std::nullopt, {}, DType::int64, true, {double(*i)}};
+      if (value && value->has_t())
+        folded = value_of(value->t(), false);
+      else if (const auto i = int_attr("value_int"))
+        folded = Value{std::nullopt, {}, DType::int64, true, {double(*i)}};
       else if (const auto is = ints_attr("value_ints")) {
         folded = Value{std::nullopt, {static_cast<std::int64_t>(is->size())}, DType::int64, true, {}};
         folded->values.assign(is->begin(), is->end());
-      } else if (const auto f = float_attr("value_float")) folded = Value{std::nullopt, {}, DType::fp32, true, {*f}};
-      else fail("expected a value attribute");
+      } else if (const auto f = float_attr("value_float"))
+        folded = Value{std::nullopt, {}, DType::fp32, true, {*f}};
+      else
+        fail("expected a value attribute");
     } else {
       try {
         folded = fold(node.op_type(), inputs, context);
@@ -272,8 +280,7 @@ void Importer::run(const onnx::ModelProto& model) {
       set_output(0, std::move(*folded));
     } else {
       try {
-        if (!import_node(*this))
-          fail("unsupported operator; supported: " + join_names(supported_op_types()));
+        if (!import_node(*this)) fail("unsupported operator; supported: " + join_names(supported_op_types()));
       } catch (const std::invalid_argument& error) {
         fail(error.what());
       } catch (const std::out_of_range& error) {
@@ -299,7 +306,8 @@ Graph import_onnx(const std::string& path, const OnnxImportOptions& options) {
   if (data.empty()) throw UserError(path + ": expected an ONNX model, found an empty file");
   onnx::ModelProto model;
   if (!model.ParseFromString(data) || !model.has_graph())
-    throw UserError(path + ": expected an ONNX model (a protobuf ModelProto), found data that does not parse as one "
+    throw UserError(path +
+                    ": expected an ONNX model (a protobuf ModelProto), found data that does not parse as one "
                     "(truncated, or not an ONNX file)");
   std::string name = model.graph().name().empty() ? path : model.graph().name();
   Graph graph(name);

@@ -35,7 +35,8 @@ Window window_of(Importer& im, std::int64_t in_h, std::int64_t in_w, std::vector
   } else if (auto_pad == "VALID") {
     pads = {0, 0, 0, 0};
   }
-  if (pads.size() != 4 || strides.size() != 2 || dilations.size() != 2) im.fail("expected 2-D pads, strides and dilations");
+  if (pads.size() != 4 || strides.size() != 2 || dilations.size() != 2)
+    im.fail("expected 2-D pads, strides and dilations");
   Window w{kernel[0], kernel[1], strides[0], strides[1], pads[0], pads[1], dilations[0], dilations[1]};
   if (pads[0] != pads[2] || pads[1] != pads[3]) {
     if (!asymmetric_pads) im.fail("asymmetric padding is not supported here");
@@ -56,7 +57,8 @@ void conv(Importer& im) {
   const Shape xs = im.graph().tensor(x).shape;
   if (xs.size() != 4) im.fail("expected an NCHW input, found " + shape_string(xs));
   std::vector<std::int64_t> pads;
-  const Window window = window_of(im, xs[2], xs[3], im.ints_attr("kernel_shape").value_or(std::vector<std::int64_t>{w[2], w[3]}), &pads);
+  const Window window =
+      window_of(im, xs[2], xs[3], im.ints_attr("kernel_shape").value_or(std::vector<std::int64_t>{w[2], w[3]}), &pads);
   const auto groups = im.int_attr("group", 1);
   const bool transposed = im.node().op_type() == "ConvTranspose";
   std::int64_t output_padding = 0;  // ONNX: one per spatial axis, added to the output's far side
@@ -67,7 +69,7 @@ void conv(Importer& im) {
   }
   const auto input = padded(im, x, pads);
   const TensorId y = transposed ? ops::conv_transpose2d(im.graph(), out_name(im), input, w[1] * groups, window, groups,
-                                                         im.has_input(2), output_padding)
+                                                        im.has_input(2), output_padding)
                                 : ops::conv2d(im.graph(), out_name(im), input, w[0], window, groups, im.has_input(2));
   im.set_output_tensor(0, y);
 }
@@ -103,7 +105,9 @@ void matmul(Importer& im) {
   im.set_output_tensor(0, y);
 }
 
-void unary(Importer& im, OpKind kind) { im.set_output_tensor(0, ops::unary(im.graph(), out_name(im), kind, im.tensor(0))); }
+void unary(Importer& im, OpKind kind) {
+  im.set_output_tensor(0, ops::unary(im.graph(), out_name(im), kind, im.tensor(0)));
+}
 void binary(Importer& im, OpKind kind) {
   im.set_output_tensor(0, ops::binary(im.graph(), out_name(im), kind, im.tensor(0), im.tensor(1)));
 }
@@ -172,7 +176,8 @@ void split(Importer& im) {
   std::int64_t start = 0;
   for (int i = 0; i < parts; ++i) {
     const auto size = sizes.at(static_cast<std::size_t>(i));
-    im.set_output_tensor(static_cast<std::size_t>(i), ops::slice(im.graph(), out_name(im, i), x, axis, start, start + size));
+    im.set_output_tensor(static_cast<std::size_t>(i),
+                         ops::slice(im.graph(), out_name(im, i), x, axis, start, start + size));
     start += size;
   }
 }
@@ -192,13 +197,15 @@ void softmax(Importer& im) {
   // Before opset 13 softmax flattened from `axis` (default 1); on the last axis both agree.
   const auto rank = static_cast<std::int64_t>(im.input(0).shape.size());
   const std::int64_t axis = im.int_attr("axis", im.opset() >= 13 ? -1 : 1);
-  if (im.opset() < 13 && axis != rank - 1 && axis != -1) im.fail("softmax over several axes (opset < 13) is not supported");
+  if (im.opset() < 13 && axis != rank - 1 && axis != -1)
+    im.fail("softmax over several axes (opset < 13) is not supported");
   im.set_output_tensor(0, ops::softmax(im.graph(), out_name(im), im.tensor(0), axis));
 }
 
 void reduce(Importer& im, OpKind kind) {
   const auto axes = axes_input_or_attr(im, 1);
-  im.set_output_tensor(0, ops::reduce(im.graph(), out_name(im), kind, im.tensor(0), axes, im.int_attr("keepdims", 1) != 0));
+  im.set_output_tensor(
+      0, ops::reduce(im.graph(), out_name(im), kind, im.tensor(0), axes, im.int_attr("keepdims", 1) != 0));
 }
 
 void transpose(Importer& im) {
@@ -238,9 +245,7 @@ void flatten(Importer& im) {
   im.set_output_tensor(0, ops::flatten(im.graph(), out_name(im), im.tensor(0), im.int_attr("axis", 1)));
 }
 
-void clip(Importer& im) {
-  im.set_output_tensor(0, ops::unary(im.graph(), out_name(im), OpKind::clip, im.tensor(0)));
-}
+void clip(Importer& im) { im.set_output_tensor(0, ops::unary(im.graph(), out_name(im), OpKind::clip, im.tensor(0))); }
 
 void layernorm(Importer& im) {
   const auto rank = static_cast<std::int64_t>(im.input(0).shape.size());
@@ -250,8 +255,8 @@ void layernorm(Importer& im) {
 }
 
 void cast(Importer& im) {
-  static const std::map<std::int64_t, DType> types{{1, DType::fp32}, {10, DType::fp16}, {16, DType::bf16},
-                                                   {3, DType::int8}, {2, DType::int8},   {6, DType::int32},
+  static const std::map<std::int64_t, DType> types{{1, DType::fp32},  {10, DType::fp16},   {16, DType::bf16},
+                                                   {3, DType::int8},  {2, DType::int8},    {6, DType::int32},
                                                    {7, DType::int64}, {9, DType::boolean}, {11, DType::fp32}};
   const auto it = types.find(im.int_attr("to", 1));
   if (it == types.end()) im.fail("unsupported cast target type " + std::to_string(im.int_attr("to", 1)));
@@ -278,21 +283,35 @@ struct ElementwiseInfo {
 };
 const std::map<std::string, ElementwiseInfo>& other_elementwise() {
   static const std::map<std::string, ElementwiseInfo> table = {
-      {"Abs", {"abs", 1, false}},           {"Log", {"log", 1, false}},
-      {"Floor", {"floor", 1, false}},       {"Ceil", {"ceil", 1, false}},
-      {"Round", {"round", 1, false}},       {"Sign", {"sign", 1, false}},
-      {"Sin", {"sin", 1, false}},           {"Cos", {"cos", 1, false}},
-      {"Softplus", {"softplus", 3, false}}, {"Softsign", {"softsign", 3, false}},
-      {"Elu", {"elu", 3, false}},           {"Selu", {"selu", 4, false}},
-      {"Celu", {"celu", 4, false}},         {"Mish", {"mish", 5, false}},
+      {"Abs", {"abs", 1, false}},
+      {"Log", {"log", 1, false}},
+      {"Floor", {"floor", 1, false}},
+      {"Ceil", {"ceil", 1, false}},
+      {"Round", {"round", 1, false}},
+      {"Sign", {"sign", 1, false}},
+      {"Sin", {"sin", 1, false}},
+      {"Cos", {"cos", 1, false}},
+      {"Softplus", {"softplus", 3, false}},
+      {"Softsign", {"softsign", 3, false}},
+      {"Elu", {"elu", 3, false}},
+      {"Selu", {"selu", 4, false}},
+      {"Celu", {"celu", 4, false}},
+      {"Mish", {"mish", 5, false}},
       {"ThresholdedRelu", {"thresholded_relu", 1, false}},
-      {"PRelu", {"prelu", 2, false}},       {"Mod", {"mod", 1, false}},
-      {"Sum", {"sum", 1, false}},           {"Mean", {"mean", 2, false}},
-      {"Not", {"not", 1, true}},            {"IsNaN", {"isnan", 1, true}},
-      {"IsInf", {"isinf", 1, true}},        {"Equal", {"equal", 1, true}},
-      {"Less", {"less", 1, true}},          {"Greater", {"greater", 1, true}},
-      {"LessOrEqual", {"less_or_equal", 1, true}}, {"GreaterOrEqual", {"greater_or_equal", 1, true}},
-      {"And", {"and", 1, true}},            {"Or", {"or", 1, true}},
+      {"PRelu", {"prelu", 2, false}},
+      {"Mod", {"mod", 1, false}},
+      {"Sum", {"sum", 1, false}},
+      {"Mean", {"mean", 2, false}},
+      {"Not", {"not", 1, true}},
+      {"IsNaN", {"isnan", 1, true}},
+      {"IsInf", {"isinf", 1, true}},
+      {"Equal", {"equal", 1, true}},
+      {"Less", {"less", 1, true}},
+      {"Greater", {"greater", 1, true}},
+      {"LessOrEqual", {"less_or_equal", 1, true}},
+      {"GreaterOrEqual", {"greater_or_equal", 1, true}},
+      {"And", {"and", 1, true}},
+      {"Or", {"or", 1, true}},
       {"Xor", {"xor", 1, true}},
   };
   return table;
@@ -304,7 +323,8 @@ const std::map<std::string, Handler>& handlers() {
       {"ConvTranspose", conv},
       {"Gemm", matmul},
       {"MatMul", matmul},
-      {"BatchNormalization", [](Importer& im) { im.set_output_tensor(0, ops::batchnorm(im.graph(), out_name(im), im.tensor(0))); }},
+      {"BatchNormalization",
+       [](Importer& im) { im.set_output_tensor(0, ops::batchnorm(im.graph(), out_name(im), im.tensor(0))); }},
       {"LayerNormalization", layernorm},
       {"InstanceNormalization",
        [](Importer& im) {
@@ -337,8 +357,10 @@ const std::map<std::string, Handler>& handlers() {
        }},
       {"MaxPool", pool},
       {"AveragePool", pool},
-      {"GlobalAveragePool", [](Importer& im) { im.set_output_tensor(0, ops::global_avgpool(im.graph(), out_name(im), im.tensor(0))); }},
-      {"GlobalMaxPool", [](Importer& im) { im.set_output_tensor(0, ops::global_maxpool(im.graph(), out_name(im), im.tensor(0))); }},
+      {"GlobalAveragePool",
+       [](Importer& im) { im.set_output_tensor(0, ops::global_avgpool(im.graph(), out_name(im), im.tensor(0))); }},
+      {"GlobalMaxPool",
+       [](Importer& im) { im.set_output_tensor(0, ops::global_maxpool(im.graph(), out_name(im), im.tensor(0))); }},
       {"ReduceMean", [](Importer& im) { reduce(im, OpKind::reduce_mean); }},
       {"ReduceSum", [](Importer& im) { reduce(im, OpKind::reduce_sum); }},
       {"ReduceMax", [](Importer& im) { reduce(im, OpKind::reduce_max); }},
@@ -376,8 +398,9 @@ bool import_node(Importer& importer) {
   for (std::size_t i = 0; i < importer.input_count(); ++i)
     if (importer.has_input(i)) inputs.push_back(importer.tensor(i));
   const auto& info = other->second;
-  importer.set_output_tensor(0, ops::elementwise(importer.graph(), out_name(importer), info.function, inputs, info.flops,
-                                                 info.boolean_output ? std::optional<DType>(DType::boolean) : std::nullopt));
+  importer.set_output_tensor(
+      0, ops::elementwise(importer.graph(), out_name(importer), info.function, inputs, info.flops,
+                          info.boolean_output ? std::optional<DType>(DType::boolean) : std::nullopt));
   return true;
 }
 

@@ -16,9 +16,9 @@ struct Value {
   std::optional<TensorId> tensor;  // set once the value lives in the dse graph
   Shape shape;
   DType dtype = DType::fp32;
-  bool known = false;                 // `values` hold the elements (small integer/shape tensors)
+  bool known = false;  // `values` hold the elements (small integer/shape tensors)
   std::vector<double> values;
-  bool parameter = false;             // an initializer (learnt) rather than a literal
+  bool parameter = false;  // an initializer (learnt) rather than a literal
 };
 
 // The shape after ONNX Squeeze (axes; none = every 1) or Unsqueeze (axes of the output).

@@ -24,10 +24,13 @@ Graph import_scalesim_topology(const std::string& path, TopologyForm form, DType
   CsvTable table = CsvTable::read(path, true);
   const std::size_t columns = table.header().size();
   if (form == TopologyForm::automatic) {
-    if (columns == 8) form = TopologyForm::conv;
-    else if (columns == 4) form = TopologyForm::gemm;
+    if (columns == 8)
+      form = TopologyForm::conv;
+    else if (columns == 4)
+      form = TopologyForm::gemm;
     else
-      throw UserError(path + ":1:1: header: expected 8 columns (conv: Layer name, IFMAP Height, IFMAP Width, Filter "
+      throw UserError(path +
+                      ":1:1: header: expected 8 columns (conv: Layer name, IFMAP Height, IFMAP Width, Filter "
                       "Height, Filter Width, Channels, Num Filter, Strides) or 4 (GEMM: Layer, M, N, K), found " +
                       std::to_string(columns));
   }

@@ -102,7 +102,8 @@ TensorId embedding(Graph& graph, std::string name, TensorId indices, std::int64_
 TensorId resize(Graph& graph, std::string name, TensorId input, std::int64_t out_h, std::int64_t out_w,
                 const std::string& mode) {
   require_rank(graph, input, 4, name);
-  if (mode != "nearest" && mode != "linear") throw std::invalid_argument(name + ": resize mode must be nearest or linear");
+  if (mode != "nearest" && mode != "linear")
+    throw std::invalid_argument(name + ": resize mode must be nearest or linear");
   const Shape x = shape_of(graph, input);
   Op op = start(graph, std::move(name), OpKind::resize, {input});
   op.attributes["mode"] = mode;

@@ -42,7 +42,8 @@ TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out
 
   const DType dtype = graph.tensor(input).dtype;
   Op op = start(graph, std::move(name), OpKind::conv2d, {input});
-  if (window.rounding != Window::Rounding::floor) op.attributes["rounding"] = static_cast<std::int64_t>(window.rounding);
+  if (window.rounding != Window::Rounding::floor)
+    op.attributes["rounding"] = static_cast<std::int64_t>(window.rounding);
   record_window(op, window, groups);
   op.attributes["out_channels"] = out_channels;
   op.attributes["bias"] = std::int64_t{bias};
@@ -156,9 +157,14 @@ TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inpu
   op.gemms = work.gemms;
   std::vector<std::int64_t> gemms;
   for (const auto& g : work.gemms) gemms.insert(gemms.end(), {g.batch, g.m, g.n, g.k});
-  op.attributes = {{"members", work.members}, {"shape", std::vector<std::int64_t>(shape.begin(), shape.end())},
-                   {"dtype", std::string(dtype_name(dtype))}, {"macs", work.macs}, {"flops", work.flops},
-                   {"params", work.params}, {"param_bytes", work.param_bytes}, {"gemms", gemms}};
+  op.attributes = {{"members", work.members},
+                   {"shape", std::vector<std::int64_t>(shape.begin(), shape.end())},
+                   {"dtype", std::string(dtype_name(dtype))},
+                   {"macs", work.macs},
+                   {"flops", work.flops},
+                   {"params", work.params},
+                   {"param_bytes", work.param_bytes},
+                   {"gemms", gemms}};
   return finish(graph, std::move(op), std::move(shape), dtype);
 }
 

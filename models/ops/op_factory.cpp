@@ -17,7 +17,8 @@ class Reader {
     if (const auto* value = std::get_if<std::int64_t>(&it->second)) return *value;
     throw std::invalid_argument(name_ + ": attribute '" + key + "' must be an integer");
   }
-  std::vector<std::int64_t> ints(const std::string& key, std::optional<std::vector<std::int64_t>> fallback = std::nullopt) const {
+  std::vector<std::int64_t> ints(const std::string& key,
+                                 std::optional<std::vector<std::int64_t>> fallback = std::nullopt) const {
     const auto it = attributes_.find(key);
     if (it == attributes_.end()) return fallback ? *fallback : missing<std::vector<std::int64_t>>(key);
     if (const auto* value = std::get_if<std::vector<std::int64_t>>(&it->second)) return *value;
@@ -72,23 +73,26 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       return conv2d(graph, name, one(), read.integer("out_channels"), read.window(), read.integer("groups", 1),
                     read.integer("bias", 0) != 0);
     case OpKind::conv_transpose2d:
-      return conv_transpose2d(graph, name, one(), read.integer("out_channels"), read.window(), read.integer("groups", 1),
-                              read.integer("bias", 0) != 0, read.integer("output_padding", 0));
+      return conv_transpose2d(graph, name, one(), read.integer("out_channels"), read.window(),
+                              read.integer("groups", 1), read.integer("bias", 0) != 0,
+                              read.integer("output_padding", 0));
     case OpKind::matmul:
       if (attributes.contains("out_features"))
         return linear(graph, name, one(), read.integer("out_features"), read.integer("bias", 0) != 0);
       require_inputs(name, inputs, 2);
       return matmul(graph, name, inputs[0], inputs[1], read.integer("transpose_b", 0) != 0);
     case OpKind::attention:
-      if (inputs.size() != 3 && inputs.size() != 4) throw std::invalid_argument(name + ": expected q, k, v and an optional mask");
+      if (inputs.size() != 3 && inputs.size() != 4)
+        throw std::invalid_argument(name + ": expected q, k, v and an optional mask");
       return attention(graph, name, inputs[0], inputs[1], inputs[2],
                        inputs.size() == 4 ? std::optional<TensorId>(inputs[3]) : std::nullopt);
     case OpKind::fused: {
-      FusedWork work{read.text("members"), read.integer("macs"), read.integer("flops"), read.integer("params"),
-                     read.integer("param_bytes"), {}};
+      FusedWork work{read.text("members"),   read.integer("macs"),        read.integer("flops"),
+                     read.integer("params"), read.integer("param_bytes"), {}};
       const auto gemms = read.ints("gemms");
       if (gemms.size() % 4 != 0) throw std::invalid_argument(name + ": attribute 'gemms' must hold 4 numbers per GEMM");
-      for (std::size_t i = 0; i < gemms.size(); i += 4) work.gemms.push_back({gemms[i], gemms[i + 1], gemms[i + 2], gemms[i + 3]});
+      for (std::size_t i = 0; i < gemms.size(); i += 4)
+        work.gemms.push_back({gemms[i], gemms[i + 1], gemms[i + 2], gemms[i + 3]});
       const auto shape = read.ints("shape");
       const auto dtype = parse_dtype(read.text("dtype"));
       if (!dtype) throw std::invalid_argument(name + ": unknown dtype '" + read.text("dtype") + "'");
@@ -103,10 +107,13 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       if (!to) throw std::invalid_argument(name + ": unknown dtype '" + read.text("to") + "'");
       return cast(graph, name, one(), *to);
     }
-    case OpKind::add: case OpKind::sub: case OpKind::mul: case OpKind::div: case OpKind::pow:
-    case OpKind::maximum: case OpKind::minimum:
-      require_inputs(name, inputs, 2);
-      return binary(graph, name, kind, inputs[0], inputs[1]);
+    case OpKind::add:
+    case OpKind::sub:
+    case OpKind::mul:
+    case OpKind::div:
+    case OpKind::pow:
+    case OpKind::maximum:
+    case OpKind::minimum: require_inputs(name, inputs, 2); return binary(graph, name, kind, inputs[0], inputs[1]);
     case OpKind::elementwise: {
       std::optional<DType> to;
       if (attributes.contains("to")) {
@@ -115,15 +122,16 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       }
       return elementwise(graph, name, read.text("function"), inputs, read.integer("flops_per_element"), to);
     }
-    case OpKind::where:
-      require_inputs(name, inputs, 3);
-      return where(graph, name, inputs[0], inputs[1], inputs[2]);
+    case OpKind::where: require_inputs(name, inputs, 3); return where(graph, name, inputs[0], inputs[1], inputs[2]);
     case OpKind::maxpool: return maxpool(graph, name, one(), read.window());
     case OpKind::avgpool: return avgpool(graph, name, one(), read.window());
     case OpKind::global_avgpool: return global_avgpool(graph, name, one());
     case OpKind::global_maxpool: return global_maxpool(graph, name, one());
-    case OpKind::reduce_mean: case OpKind::reduce_sum: case OpKind::reduce_max:
-      return reduce(graph, name, kind, one(), read.ints("axes", std::vector<std::int64_t>{}), read.integer("keep_dims", 1) != 0);
+    case OpKind::reduce_mean:
+    case OpKind::reduce_sum:
+    case OpKind::reduce_max:
+      return reduce(graph, name, kind, one(), read.ints("axes", std::vector<std::int64_t>{}),
+                    read.integer("keep_dims", 1) != 0);
     case OpKind::concat: return concat(graph, name, inputs, read.integer("axis"));
     case OpKind::slice: {
       const auto range = read.ints("range");
@@ -152,8 +160,7 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       return reshape(graph, name, one(), Shape(shape.begin(), shape.end()));
     }
     case OpKind::flatten: return flatten(graph, name, one(), read.integer("axis", 1));
-    default:
-      return unary(graph, name, kind, one());
+    default: return unary(graph, name, kind, one());
   }
 }
 

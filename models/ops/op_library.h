@@ -14,8 +14,8 @@ namespace dse::ops {
 
 // --- matrix ops -----------------------------------------------------------------------------------
 // NCHW convolution; weights [out_channels, in_channels/groups, kh, kw].
-TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out_channels,
-                const Window& window, std::int64_t groups = 1, bool bias = false);
+TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out_channels, const Window& window,
+                std::int64_t groups = 1, bool bias = false);
 // NCHW transposed convolution; out = (in - 1) * stride - 2 pad + dilation (k - 1) + output_padding + 1.
 TensorId conv_transpose2d(Graph& graph, std::string name, TensorId input, std::int64_t out_channels,
                           const Window& window, std::int64_t groups = 1, bool bias = false,
@@ -84,8 +84,8 @@ TensorId reduce(Graph& graph, std::string name, OpKind kind, TensorId input, std
 // --- data movement and views -------------------------------------------------------------------------
 TensorId concat(Graph& graph, std::string name, const std::vector<TensorId>& inputs, std::int64_t axis);
 // Elements [start, end) with `step` along `axis` (end is clamped to the dimension).
-TensorId slice(Graph& graph, std::string name, TensorId input, std::int64_t axis, std::int64_t start,
-               std::int64_t end, std::int64_t step = 1);
+TensorId slice(Graph& graph, std::string name, TensorId input, std::int64_t axis, std::int64_t start, std::int64_t end,
+               std::int64_t step = 1);
 TensorId transpose(Graph& graph, std::string name, TensorId input, const std::vector<std::int64_t>& permutation);
 // `pads`: [begin_0, begin_1, ..., end_0, end_1, ...] as in ONNX.
 TensorId pad(Graph& graph, std::string name, TensorId input, const std::vector<std::int64_t>& pads);
@@ -94,8 +94,7 @@ TensorId gather(Graph& graph, std::string name, TensorId data, TensorId indices,
 // Broadcasts `input` to `shape` (numpy rules), writing the copies (ONNX Expand).
 TensorId expand(Graph& graph, std::string name, TensorId input, Shape shape);
 // An embedding table [vocab, dim] of `dtype` looked up by integer `indices`.
-TensorId embedding(Graph& graph, std::string name, TensorId indices, std::int64_t vocab, std::int64_t dim,
-                   DType dtype);
+TensorId embedding(Graph& graph, std::string name, TensorId indices, std::int64_t vocab, std::int64_t dim, DType dtype);
 // NCHW resize to out_h x out_w; mode "nearest" (a copy) or "linear" (7 flops per output).
 TensorId resize(Graph& graph, std::string name, TensorId input, std::int64_t out_h, std::int64_t out_w,
                 const std::string& mode);

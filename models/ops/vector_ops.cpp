@@ -61,7 +61,7 @@ TensorId cast(Graph& graph, std::string name, TensorId input, DType to) {
 }
 
 TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, TensorId rhs) {
-  static constexpr OpKind kBinary[] = {OpKind::add, OpKind::sub, OpKind::mul, OpKind::div,
+  static constexpr OpKind kBinary[] = {OpKind::add, OpKind::sub,     OpKind::mul,    OpKind::div,
                                        OpKind::pow, OpKind::maximum, OpKind::minimum};
   if (std::find(std::begin(kBinary), std::end(kBinary), kind) == std::end(kBinary))
     throw std::invalid_argument(name + ": " + std::string(op_kind_name(kind)) + " is not a binary elementwise op");
@@ -153,8 +153,10 @@ TensorId reduce(Graph& graph, std::string name, OpKind kind, TensorId input, std
   }
   Shape out;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!reduced[i]) out.push_back(x[i]);
-    else if (keep_dims) out.push_back(1);
+    if (!reduced[i])
+      out.push_back(x[i]);
+    else if (keep_dims)
+      out.push_back(1);
   }
   Op op = start(graph, std::move(name), kind, {input});
   op.attributes["axes"] = axes;

@@ -32,12 +32,18 @@ struct Uses {
 bool is_elementwise(OpKind kind) {
   if (op_category(kind) != OpCategory::vector) return false;
   switch (kind) {
-    case OpKind::maxpool: case OpKind::avgpool: case OpKind::global_avgpool: case OpKind::global_maxpool:
-    case OpKind::reduce_mean: case OpKind::reduce_sum: case OpKind::reduce_max: case OpKind::softmax:
-    case OpKind::layernorm: case OpKind::groupnorm: case OpKind::fused:
-      return false;
-    default:
-      return true;
+    case OpKind::maxpool:
+    case OpKind::avgpool:
+    case OpKind::global_avgpool:
+    case OpKind::global_maxpool:
+    case OpKind::reduce_mean:
+    case OpKind::reduce_sum:
+    case OpKind::reduce_max:
+    case OpKind::softmax:
+    case OpKind::layernorm:
+    case OpKind::groupnorm:
+    case OpKind::fused: return false;
+    default: return true;
   }
 }
 
@@ -59,7 +65,8 @@ Graph apply_groups(const Graph& graph, const std::vector<std::vector<OpId>>& gro
   for (TensorId id = 0; id < graph.tensors().size(); ++id) {
     const Tensor& t = graph.tensor(id);
     if (graph.producer(id)) continue;
-    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype, t.layout);
+    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter)
+                            : out.add_input(t.name, t.shape, t.dtype, t.layout);
   }
   for (const OpId id : graph.topological_order()) {
     const Op& op = graph.op(id);
@@ -129,13 +136,14 @@ Graph fold_batchnorm(const Graph& graph) {
     const auto next = uses.sole_consumer(op.output);
     if (next && graph.op(*next).kind == OpKind::batchnorm) groups.push_back({id, *next});
   }
-  return apply_groups(graph, groups, [](Graph& out, const Graph& in, const std::vector<OpId>& group,
-                                        const std::vector<TensorId>&, const std::vector<TensorId>& inputs) {
-    const Op& conv = in.op(group[0]);
-    Attributes attributes = conv.attributes;
-    attributes["bias"] = std::int64_t{1};
-    return ops::make_op(out, OpKind::conv2d, conv.name, {inputs.at(0)}, attributes);
-  });
+  return apply_groups(graph, groups,
+                      [](Graph& out, const Graph& in, const std::vector<OpId>& group, const std::vector<TensorId>&,
+                         const std::vector<TensorId>& inputs) {
+                        const Op& conv = in.op(group[0]);
+                        Attributes attributes = conv.attributes;
+                        attributes["bias"] = std::int64_t{1};
+                        return ops::make_op(out, OpKind::conv2d, conv.name, {inputs.at(0)}, attributes);
+                      });
 }
 
 namespace {
@@ -169,7 +177,8 @@ Graph fuse_epilogues(const Graph& graph) {
 
 Graph fuse_elementwise(const Graph& graph) {
   const auto groups = chains(
-      graph, [](const Op& op) { return is_elementwise(op.kind); }, [](const Op& op) { return is_elementwise(op.kind); });
+      graph, [](const Op& op) { return is_elementwise(op.kind); },
+      [](const Op& op) { return is_elementwise(op.kind); });
   return apply_groups(graph, groups, make_fused);
 }
 
@@ -178,7 +187,8 @@ Graph fuse_attention(const Graph& graph) {
   std::vector<std::vector<OpId>> groups;
   for (OpId id = 0; id < graph.ops().size(); ++id) {
     const Op& scores = graph.op(id);
-    if (scores.kind != OpKind::matmul || scores.inputs.size() != 2 || scores.attributes.contains("out_features")) continue;
+    if (scores.kind != OpKind::matmul || scores.inputs.size() != 2 || scores.attributes.contains("out_features"))
+      continue;
     const auto transpose_b = scores.attributes.find("transpose_b");
     if (transpose_b == scores.attributes.end() || std::get<std::int64_t>(transpose_b->second) != 1) continue;
     std::vector<OpId> group{id};
@@ -196,33 +206,35 @@ Graph fuse_attention(const Graph& graph) {
     if (!next || graph.op(*next).kind != OpKind::softmax) continue;
     group.push_back(*next);
     next = uses.sole_consumer(graph.op(*next).output);
-    if (!next || graph.op(*next).kind != OpKind::matmul || graph.op(*next).inputs.at(0) != graph.op(group.back()).output)
+    if (!next || graph.op(*next).kind != OpKind::matmul ||
+        graph.op(*next).inputs.at(0) != graph.op(group.back()).output)
       continue;
     group.push_back(*next);
     groups.push_back(group);
   }
-  return apply_groups(graph, groups, [](Graph& out, const Graph& in, const std::vector<OpId>& group,
-                                        const std::vector<TensorId>& external_in,
-                                        const std::vector<TensorId>& external_out) -> TensorId {
-    // Inputs by role: Q and K from the scores matmul, V from the context matmul, the mask from the add.
-    const auto mapped = [&](TensorId old) {
-      const auto at = std::find(external_in.begin(), external_in.end(), old) - external_in.begin();
-      return external_out.at(static_cast<std::size_t>(at));
-    };
-    const Op& scores = in.op(group.front());
-    const Op& context = in.op(group.back());
-    std::optional<TensorId> mask;
-    for (const auto member : group) {
-      const Op& op = in.op(member);
-      if (op.kind != OpKind::add) continue;
-      for (const auto input : op.inputs)  // the operand not computed inside the group
-        if (std::find(external_in.begin(), external_in.end(), input) != external_in.end()) mask = mapped(input);
-    }
-    std::string name = scores.name;
-    if (const auto dot = name.rfind('.'); dot != std::string::npos) name = name.substr(0, dot);
-    return ops::attention(out, name + ".attention", mapped(scores.inputs[0]), mapped(scores.inputs[1]),
-                          mapped(context.inputs[1]), mask);
-  });
+  return apply_groups(
+      graph, groups,
+      [](Graph& out, const Graph& in, const std::vector<OpId>& group, const std::vector<TensorId>& external_in,
+         const std::vector<TensorId>& external_out) -> TensorId {
+        // Inputs by role: Q and K from the scores matmul, V from the context matmul, the mask from the add.
+        const auto mapped = [&](TensorId old) {
+          const auto at = std::find(external_in.begin(), external_in.end(), old) - external_in.begin();
+          return external_out.at(static_cast<std::size_t>(at));
+        };
+        const Op& scores = in.op(group.front());
+        const Op& context = in.op(group.back());
+        std::optional<TensorId> mask;
+        for (const auto member : group) {
+          const Op& op = in.op(member);
+          if (op.kind != OpKind::add) continue;
+          for (const auto input : op.inputs)  // the operand not computed inside the group
+            if (std::find(external_in.begin(), external_in.end(), input) != external_in.end()) mask = mapped(input);
+        }
+        std::string name = scores.name;
+        if (const auto dot = name.rfind('.'); dot != std::string::npos) name = name.substr(0, dot);
+        return ops::attention(out, name + ".attention", mapped(scores.inputs[0]), mapped(scores.inputs[1]),
+                              mapped(context.inputs[1]), mask);
+      });
 }
 
 Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std::size_t index) {
@@ -231,7 +243,8 @@ Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std
   const auto map_input = [&](TensorId id) {
     if (mapped[id]) return *mapped[id];
     const Tensor& t = graph.tensor(id);
-    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter) : out.add_input(t.name, t.shape, t.dtype, t.layout);
+    mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter)
+                            : out.add_input(t.name, t.shape, t.dtype, t.layout);
     return *mapped[id];
   };
   for (const auto id : ops) {
@@ -246,7 +259,8 @@ Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std
 std::vector<Graph> split_segments(const Graph& graph, const std::vector<std::string>& cut_after) {
   std::set<std::string> cuts(cut_after.begin(), cut_after.end());
   for (const auto& name : cut_after) {
-    const bool known = std::any_of(graph.ops().begin(), graph.ops().end(), [&](const Op& op) { return op.name == name; });
+    const bool known =
+        std::any_of(graph.ops().begin(), graph.ops().end(), [&](const Op& op) { return op.name == name; });
     if (!known) throw std::invalid_argument(graph.name() + ": no op named '" + name + "' to cut after");
   }
   std::vector<Graph> segments;

@@ -17,8 +17,10 @@ Graph rebuild_with(const Graph& graph, KeepOp keep_op, Edit edit, InputShape inp
   for (TensorId id = 0; id < graph.tensors().size(); ++id) {
     const Tensor& t = graph.tensor(id);
     if (graph.producer(id)) continue;
-    if (t.constant) mapped[id] = out.add_constant(t.name, t.shape, t.dtype, t.parameter);
-    else mapped[id] = out.add_input(t.name, input_shape(t), t.dtype, t.layout);
+    if (t.constant)
+      mapped[id] = out.add_constant(t.name, t.shape, t.dtype, t.parameter);
+    else
+      mapped[id] = out.add_input(t.name, input_shape(t), t.dtype, t.layout);
   }
   for (const OpId op_id : graph.topological_order()) {
     const Op& op = graph.op(op_id);
@@ -86,7 +88,8 @@ Graph remove_dead_ops(const Graph& graph, const std::vector<std::string>& keep) 
     for (const auto input : op.inputs) live_tensor[input] = true;
   }
   return rebuild_with(
-      graph, [&](OpId id) { return live_op[id]; }, [](const Op&, Attributes&) {}, [](const Tensor& t) { return t.shape; });
+      graph, [&](OpId id) { return live_op[id]; }, [](const Op&, Attributes&) {},
+      [](const Tensor& t) { return t.shape; });
 }
 
 }  // namespace dse::transforms

@@ -13,7 +13,8 @@ using zoo::square;
 TensorId adaptive_avgpool(Graph& g, const std::string& name, TensorId x, std::int64_t n) {
   const auto h = g.tensor(x).shape[2];
   if (h == n) return x;
-  if (h % n != 0) throw std::invalid_argument(name + ": input " + std::to_string(h) + " not a multiple of " + std::to_string(n));
+  if (h % n != 0)
+    throw std::invalid_argument(name + ": input " + std::to_string(h) + " not a multiple of " + std::to_string(n));
   return ops::avgpool(g, name, x, square(h / n, h / n, 0));
 }
 
@@ -97,8 +98,8 @@ TensorId basic_conv(Graph& g, const std::string& name, TensorId x, std::int64_t 
 }
 
 // GoogLeNet inception module; torchvision's "5x5" branch uses a 3x3 kernel (kept for its weights).
-TensorId inception(Graph& g, const std::string& name, TensorId x, std::int64_t c1, std::int64_t c3r,
-                   std::int64_t c3, std::int64_t c5r, std::int64_t c5, std::int64_t pool_proj) {
+TensorId inception(Graph& g, const std::string& name, TensorId x, std::int64_t c1, std::int64_t c3r, std::int64_t c3,
+                   std::int64_t c5r, std::int64_t c5, std::int64_t pool_proj) {
   const auto b1 = basic_conv(g, name + ".branch1", x, c1, 1);
   const auto b2 = basic_conv(g, name + ".branch2b", basic_conv(g, name + ".branch2a", x, c3r, 1), c3, 3);
   const auto b3 = basic_conv(g, name + ".branch3b", basic_conv(g, name + ".branch3a", x, c5r, 1), c5, 3);
@@ -136,11 +137,14 @@ Graph googlenet(const ModelParams& p) {
 }  // namespace
 
 DSE_REGISTER_FACTORY(ModelZoo, "alexnet", "AlexNet (torchvision), 224x224", alexnet)
-DSE_REGISTER_FACTORY(ModelZoo, "vgg16", "VGG-16 (torchvision, no batch norm), 224x224",
-                     [](const ModelParams& p) { return vgg("vgg16", {2, 2, 3, 3, 3}, p); })
-DSE_REGISTER_FACTORY(ModelZoo, "vgg19", "VGG-19 (torchvision, no batch norm), 224x224",
-                     [](const ModelParams& p) { return vgg("vgg19", {2, 2, 4, 4, 4}, p); })
+DSE_REGISTER_FACTORY(ModelZoo, "vgg16", "VGG-16 (torchvision, no batch norm), 224x224", [](const ModelParams& p) {
+  return vgg("vgg16", {2, 2, 3, 3, 3}, p);
+})
+DSE_REGISTER_FACTORY(ModelZoo, "vgg19", "VGG-19 (torchvision, no batch norm), 224x224", [](const ModelParams& p) {
+  return vgg("vgg19", {2, 2, 4, 4, 4}, p);
+})
 DSE_REGISTER_FACTORY(ModelZoo, "squeezenet1_1", "SqueezeNet 1.1 (torchvision), 224x224", squeezenet1_1)
-DSE_REGISTER_FACTORY(ModelZoo, "googlenet", "GoogLeNet / Inception v1 with batch norm (torchvision), 224x224", googlenet)
+DSE_REGISTER_FACTORY(ModelZoo, "googlenet", "GoogLeNet / Inception v1 with batch norm (torchvision), 224x224",
+                     googlenet)
 
 }  // namespace dse

@@ -28,8 +28,10 @@ Graph efficientnet(const Variant& v, const ModelParams& p) {
   const auto channels = [&v](int c) { return make_divisible(c * v.width); };
   x = conv_bn_act(g, "stem", x, channels(32), 3, 2, OpKind::silu);
   // expand ratio, kernel, stride, out channels, layers (B0)
-  struct Stage { int expand, kernel, stride, out, layers; };
-  const Stage stages[] = {{1, 3, 1, 16, 1}, {6, 3, 2, 24, 2},  {6, 5, 2, 40, 2}, {6, 3, 2, 80, 3},
+  struct Stage {
+    int expand, kernel, stride, out, layers;
+  };
+  const Stage stages[] = {{1, 3, 1, 16, 1},  {6, 3, 2, 24, 2},  {6, 5, 2, 40, 2}, {6, 3, 2, 80, 3},
                           {6, 5, 1, 112, 3}, {6, 5, 2, 192, 4}, {6, 3, 1, 320, 1}};
   int index = 1;
   for (const auto& stage : stages) {
@@ -62,8 +64,9 @@ constexpr Variant kVariants[] = {{"efficientnet_b0", 1.0, 1.0, 224}, {"efficient
 
 }  // namespace
 
-#define DSE_EFFICIENTNET(i, text) \
-  DSE_REGISTER_FACTORY(ModelZoo, kVariants[i].name, text, [](const ModelParams& p) { return efficientnet(kVariants[i], p); })
+#define DSE_EFFICIENTNET(i, text)                         \
+  DSE_REGISTER_FACTORY(ModelZoo, kVariants[i].name, text, \
+                       [](const ModelParams& p) { return efficientnet(kVariants[i], p); })
 DSE_EFFICIENTNET(0, "EfficientNet-B0 (torchvision), 224x224")
 DSE_EFFICIENTNET(1, "EfficientNet-B1 (torchvision), 240x240")
 DSE_EFFICIENTNET(2, "EfficientNet-B2 (torchvision), 260x260")

@@ -15,8 +15,12 @@ TensorId conv(Graph& g, const std::string& name, TensorId x, std::int64_t out, s
   return ops::relu(g, name + ".relu", ops::batchnorm(g, name + ".bn", y));
 }
 
-TensorId max3s2(Graph& g, const std::string& name, TensorId x) { return ops::maxpool(g, name, x, zoo::square(3, 2, 0)); }
-TensorId avg3s1(Graph& g, const std::string& name, TensorId x) { return ops::avgpool(g, name, x, zoo::square(3, 1, 1)); }
+TensorId max3s2(Graph& g, const std::string& name, TensorId x) {
+  return ops::maxpool(g, name, x, zoo::square(3, 2, 0));
+}
+TensorId avg3s1(Graph& g, const std::string& name, TensorId x) {
+  return ops::avgpool(g, name, x, zoo::square(3, 1, 1));
+}
 
 // --- Inception v3 (torchvision) -----------------------------------------------------------------
 TensorId v3_a(Graph& g, const std::string& n, TensorId x, std::int64_t pool_features) {
@@ -60,9 +64,11 @@ TensorId v3_d(Graph& g, const std::string& n, TensorId x) {
 TensorId v3_e(Graph& g, const std::string& n, TensorId x) {
   const auto b1 = conv(g, n + ".b1x1", x, 320, 1, 1);
   const auto b3 = conv(g, n + ".b3x3_1", x, 384, 1, 1);
-  const auto b3a = conv(g, n + ".b3x3_2a", b3, 384, 1, 3, 1, 0, 1), b3b = conv(g, n + ".b3x3_2b", b3, 384, 3, 1, 1, 1, 0);
+  const auto b3a = conv(g, n + ".b3x3_2a", b3, 384, 1, 3, 1, 0, 1),
+             b3b = conv(g, n + ".b3x3_2b", b3, 384, 3, 1, 1, 1, 0);
   auto bd = conv(g, n + ".b3x3dbl_2", conv(g, n + ".b3x3dbl_1", x, 448, 1, 1), 384, 3, 3, 1, 1, 1);
-  const auto bda = conv(g, n + ".b3x3dbl_3a", bd, 384, 1, 3, 1, 0, 1), bdb = conv(g, n + ".b3x3dbl_3b", bd, 384, 3, 1, 1, 1, 0);
+  const auto bda = conv(g, n + ".b3x3dbl_3a", bd, 384, 1, 3, 1, 0, 1),
+             bdb = conv(g, n + ".b3x3dbl_3b", bd, 384, 3, 1, 1, 1, 0);
   const auto bp = conv(g, n + ".bpool", avg3s1(g, n + ".pool", x), 192, 1, 1);
   return ops::concat(g, n + ".concat", {b1, b3a, b3b, bda, bdb, bp}, 1);
 }

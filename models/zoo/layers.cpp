@@ -17,8 +17,8 @@ TensorId conv_bn_act(Graph& g, const std::string& name, TensorId x, std::int64_t
   return activation ? ops::unary(g, name + "." + std::string(op_kind_name(*activation)), *activation, y) : y;
 }
 
-TensorId squeeze_excite(Graph& g, const std::string& name, TensorId x, std::int64_t squeeze_channels,
-                        OpKind activation, OpKind gate) {
+TensorId squeeze_excite(Graph& g, const std::string& name, TensorId x, std::int64_t squeeze_channels, OpKind activation,
+                        OpKind gate) {
   const auto channels = g.tensor(x).shape[1];
   auto s = ops::global_avgpool(g, name + ".pool", x);
   s = ops::conv2d(g, name + ".fc1", s, squeeze_channels, square(1, 1, 0), 1, true);

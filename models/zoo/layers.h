@@ -15,8 +15,8 @@ Window square(std::int64_t kernel, std::int64_t stride, std::int64_t pad, bool c
 TensorId conv_bn_act(Graph& g, const std::string& name, TensorId x, std::int64_t out_channels, std::int64_t kernel,
                      std::int64_t stride, std::optional<OpKind> activation, std::int64_t groups = 1);
 // Squeeze-and-excitation: global pool, 1x1 conv (bias) -> act -> 1x1 conv (bias) -> gate, scale.
-TensorId squeeze_excite(Graph& g, const std::string& name, TensorId x, std::int64_t squeeze_channels,
-                        OpKind activation, OpKind gate);
+TensorId squeeze_excite(Graph& g, const std::string& name, TensorId x, std::int64_t squeeze_channels, OpKind activation,
+                        OpKind gate);
 // Rounds channels as the MobileNet/EfficientNet reference code does (_make_divisible).
 std::int64_t make_divisible(double value, std::int64_t divisor = 8);
 
@@ -26,8 +26,8 @@ struct AttentionShape {
   std::int64_t head_dim;
 };
 struct AttentionInputs {
-  std::optional<TensorId> mask;                                // added to the scaled scores
-  std::optional<std::pair<TensorId, TensorId>> kv_cache;       // past K, V: [B, H, past, dh]
+  std::optional<TensorId> mask;                           // added to the scaled scores
+  std::optional<std::pair<TensorId, TensorId>> kv_cache;  // past K, V: [B, H, past, dh]
 };
 // Self-attention with one packed QKV projection D -> 3D (bias; the same parameters and MACs as
 // separate Q, K, V projections), heads split by reshape + transpose, S = Q K^T, scale, optional

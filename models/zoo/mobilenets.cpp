@@ -18,7 +18,7 @@ Graph mobilenet_v1(const std::string& name, double width, const ModelParams& p) 
   auto x = g.add_input("input", {p.batch, 3, r, r}, p.dtype);
   const auto channels = [width](int c) { return static_cast<std::int64_t>(c * width); };  // Keras: int(c * alpha)
   x = conv_bn_act(g, "conv1", x, channels(32), 3, 2, OpKind::relu);
-  const std::pair<int, int> blocks[] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1}, {512, 2}, {512, 1},
+  const std::pair<int, int> blocks[] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},  {512, 2}, {512, 1},
                                         {512, 1}, {512, 1}, {512, 1}, {512, 1}, {1024, 2}, {1024, 1}};
   int index = 1;
   for (const auto& [out, stride] : blocks) {
@@ -35,8 +35,8 @@ Graph mobilenet_v1(const std::string& name, double width, const ModelParams& p) 
 
 // MobileNet v2/v3 block; se_channels = 0 means no squeeze-excite.
 TensorId inverted_residual(Graph& g, const std::string& name, TensorId x, std::int64_t out, std::int64_t stride,
-                           std::int64_t expanded, std::int64_t kernel, OpKind activation,
-                           std::int64_t se_channels, OpKind se_activation, OpKind se_gate) {
+                           std::int64_t expanded, std::int64_t kernel, OpKind activation, std::int64_t se_channels,
+                           OpKind se_activation, OpKind se_gate) {
   const auto in = g.tensor(x).shape[1];
   auto y = x;
   if (expanded != in) y = conv_bn_act(g, name + ".expand", y, expanded, 1, 1, activation);
@@ -51,8 +51,10 @@ Graph mobilenet_v2(const std::string& name, double width, const ModelParams& p) 
   const int r = p.resolution ? p.resolution : 224;
   auto x = g.add_input("input", {p.batch, 3, r, r}, p.dtype);
   x = conv_bn_act(g, "conv1", x, make_divisible(32 * width), 3, 2, OpKind::clip);
-  struct Stage { int t, c, n, s; };
-  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+  struct Stage {
+    int t, c, n, s;
+  };
+  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
                           {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
   int index = 1;
   for (const auto& stage : stages) {
@@ -75,13 +77,18 @@ Graph mobilenet_v3_large(const ModelParams& p) {
   const int r = p.resolution ? p.resolution : 224;
   auto x = g.add_input("input", {p.batch, 3, r, r}, p.dtype);
   x = conv_bn_act(g, "conv1", x, 16, 3, 2, OpKind::hardswish);
-  struct Block { int kernel, expanded, out; bool se; OpKind act; int stride; };
+  struct Block {
+    int kernel, expanded, out;
+    bool se;
+    OpKind act;
+    int stride;
+  };
   const OpKind RE = OpKind::relu, HS = OpKind::hardswish;
-  const Block blocks[] = {{3, 16, 16, false, RE, 1},   {3, 64, 24, false, RE, 2},   {3, 72, 24, false, RE, 1},
-                          {5, 72, 40, true, RE, 2},    {5, 120, 40, true, RE, 1},   {5, 120, 40, true, RE, 1},
-                          {3, 240, 80, false, HS, 2},  {3, 200, 80, false, HS, 1},  {3, 184, 80, false, HS, 1},
-                          {3, 184, 80, false, HS, 1},  {3, 480, 112, true, HS, 1},  {3, 672, 112, true, HS, 1},
-                          {5, 672, 160, true, HS, 2},  {5, 960, 160, true, HS, 1},  {5, 960, 160, true, HS, 1}};
+  const Block blocks[] = {{3, 16, 16, false, RE, 1},  {3, 64, 24, false, RE, 2},  {3, 72, 24, false, RE, 1},
+                          {5, 72, 40, true, RE, 2},   {5, 120, 40, true, RE, 1},  {5, 120, 40, true, RE, 1},
+                          {3, 240, 80, false, HS, 2}, {3, 200, 80, false, HS, 1}, {3, 184, 80, false, HS, 1},
+                          {3, 184, 80, false, HS, 1}, {3, 480, 112, true, HS, 1}, {3, 672, 112, true, HS, 1},
+                          {5, 672, 160, true, HS, 2}, {5, 960, 160, true, HS, 1}, {5, 960, 160, true, HS, 1}};
   int index = 1;
   for (const auto& b : blocks) {
     const std::int64_t se = b.se ? make_divisible(b.expanded / 4) : 0;  // squeeze channels; 0 = no SE

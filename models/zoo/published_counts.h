@@ -12,9 +12,9 @@ namespace dse {
 
 struct PublishedCount {
   std::string model;
-  ModelParams params;            // batch 1 at the resolution / sequence the figure was measured at
-  double parameters;             // as published
-  std::optional<double> gmacs;   // multiply-accumulates in G, where a source gives them
+  ModelParams params;           // batch 1 at the resolution / sequence the figure was measured at
+  double parameters;            // as published
+  std::optional<double> gmacs;  // multiply-accumulates in G, where a source gives them
   std::string source;
 };
 

@@ -68,14 +68,24 @@ Graph build_resnet(const std::string& name, const std::array<int, 4>& blocks, bo
 }  // namespace
 
 DSE_REGISTER_FACTORY(ModelZoo, "resnet18", "ResNet-18 (torchvision), 224x224 ImageNet classifier",
-                     [](const ModelParams& p) { return build_resnet("resnet18", {2, 2, 2, 2}, false, p); })
+                     [](const ModelParams& p) {
+                       return build_resnet("resnet18", {2, 2, 2, 2}, false, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet34", "ResNet-34 (torchvision), 224x224 ImageNet classifier",
-                     [](const ModelParams& p) { return build_resnet("resnet34", {3, 4, 6, 3}, false, p); })
+                     [](const ModelParams& p) {
+                       return build_resnet("resnet34", {3, 4, 6, 3}, false, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet50", "ResNet-50 v1.5 (torchvision), 224x224 ImageNet classifier",
-                     [](const ModelParams& p) { return build_resnet("resnet50", {3, 4, 6, 3}, true, p); })
+                     [](const ModelParams& p) {
+                       return build_resnet("resnet50", {3, 4, 6, 3}, true, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet101", "ResNet-101 v1.5 (torchvision), 224x224 ImageNet classifier",
-                     [](const ModelParams& p) { return build_resnet("resnet101", {3, 4, 23, 3}, true, p); })
+                     [](const ModelParams& p) {
+                       return build_resnet("resnet101", {3, 4, 23, 3}, true, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet152", "ResNet-152 v1.5 (torchvision), 224x224 ImageNet classifier",
-                     [](const ModelParams& p) { return build_resnet("resnet152", {3, 8, 36, 3}, true, p); })
+                     [](const ModelParams& p) {
+                       return build_resnet("resnet152", {3, 8, 36, 3}, true, p);
+                     })
 
 }  // namespace dse

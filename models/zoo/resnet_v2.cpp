@@ -16,8 +16,10 @@ TensorId block_v2(Graph& g, const std::string& name, TensorId x, std::int64_t fi
                   bool conv_shortcut) {
   const auto preact = ops::relu(g, name + ".preact.relu", ops::batchnorm(g, name + ".preact.bn", x));
   TensorId shortcut = x;
-  if (conv_shortcut) shortcut = ops::conv2d(g, name + ".shortcut", preact, 4 * filters, square(1, stride, 0), 1, true);
-  else if (stride > 1) shortcut = ops::maxpool(g, name + ".shortcut", x, square(1, stride, 0));
+  if (conv_shortcut)
+    shortcut = ops::conv2d(g, name + ".shortcut", preact, 4 * filters, square(1, stride, 0), 1, true);
+  else if (stride > 1)
+    shortcut = ops::maxpool(g, name + ".shortcut", x, square(1, stride, 0));
   auto y = zoo::conv_bn_act(g, name + ".conv1", preact, filters, 1, 1, OpKind::relu);
   y = zoo::conv_bn_act(g, name + ".conv2", y, filters, 3, stride, OpKind::relu);
   y = ops::conv2d(g, name + ".conv3", y, 4 * filters, square(1, 1, 0), 1, true);
@@ -47,10 +49,16 @@ Graph resnet_v2(const std::string& name, const std::array<int, 4>& blocks, const
 }  // namespace
 
 DSE_REGISTER_FACTORY(ModelZoo, "resnet_v2_50", "ResNet-50 v2, pre-activation (Keras ResNet50V2), 224x224",
-                     [](const ModelParams& p) { return resnet_v2("resnet_v2_50", {3, 4, 6, 3}, p); })
+                     [](const ModelParams& p) {
+                       return resnet_v2("resnet_v2_50", {3, 4, 6, 3}, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet_v2_101", "ResNet-101 v2, pre-activation (Keras ResNet101V2), 224x224",
-                     [](const ModelParams& p) { return resnet_v2("resnet_v2_101", {3, 4, 23, 3}, p); })
+                     [](const ModelParams& p) {
+                       return resnet_v2("resnet_v2_101", {3, 4, 23, 3}, p);
+                     })
 DSE_REGISTER_FACTORY(ModelZoo, "resnet_v2_152", "ResNet-152 v2, pre-activation (Keras ResNet152V2), 224x224",
-                     [](const ModelParams& p) { return resnet_v2("resnet_v2_152", {3, 8, 36, 3}, p); })
+                     [](const ModelParams& p) {
+                       return resnet_v2("resnet_v2_152", {3, 8, 36, 3}, p);
+                     })
 
 }  // namespace dse

@@ -41,7 +41,8 @@ Graph vit_b16(const ModelParams& p) {
   x = ops::conv2d(g, "patch_embed", x, d, zoo::square(16, 16, 0), 1, true);
   x = ops::reshape(g, "patch_embed.flatten", x, {p.batch, d, patches});
   x = ops::transpose(g, "patch_embed.tokens", x, {0, 2, 1});
-  const auto cls = ops::expand(g, "class_token", g.add_constant("class_token.weight", {1, 1, d}, p.dtype), {p.batch, 1, d});
+  const auto cls =
+      ops::expand(g, "class_token", g.add_constant("class_token.weight", {1, 1, d}, p.dtype), {p.batch, 1, d});
   x = ops::concat(g, "tokens", {cls, x}, 1);
   x = ops::add(g, "pos_embed", x, g.add_constant("pos_embed.weight", {1, tokens, d}, p.dtype));
   for (int i = 0; i < 12; ++i) x = pre_norm_block(g, "layer" + std::to_string(i), x, {12, 64}, 3072);
@@ -109,8 +110,8 @@ Graph gpt2(const Gpt2Size& size, const ModelParams& p) {
 }
 
 constexpr BertSize kBertBase{"bert_base", 12, 768, 12}, kBertLarge{"bert_large", 24, 1024, 16};
-constexpr Gpt2Size kGpt2[] = {{"gpt2", 12, 768, 12}, {"gpt2_medium", 24, 1024, 16}, {"gpt2_large", 36, 1280, 20},
-                              {"gpt2_xl", 48, 1600, 25}};
+constexpr Gpt2Size kGpt2[] = {
+    {"gpt2", 12, 768, 12}, {"gpt2_medium", 24, 1024, 16}, {"gpt2_large", 36, 1280, 20}, {"gpt2_xl", 48, 1600, 25}};
 
 }  // namespace
 

@@ -36,7 +36,8 @@ class AgingEvolution final : public Strategy {
   Trial make(std::int64_t id) const {
     Trial trial{id, {}};
     if (id < population_size_ || population_.empty()) {
-      for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(uniform(id, p)));
+      for (std::size_t p = 0; p < space_.parameters.size(); ++p)
+        trial.values.push_back(space_.parameters[p].sample(uniform(id, p)));
       return trial;
     }
     // Tournament: the best of kSample members drawn with replacement.

@@ -36,7 +36,8 @@ class Gp {
       Eigen::MatrixXd k(n, n);
       for (Eigen::Index i = 0; i < n; ++i)
         for (Eigen::Index j = 0; j < n; ++j)
-          k(i, j) = kernel(x[static_cast<std::size_t>(i)], x[static_cast<std::size_t>(j)], length) + (i == j ? kNoise : 0.0);
+          k(i, j) =
+              kernel(x[static_cast<std::size_t>(i)], x[static_cast<std::size_t>(j)], length) + (i == j ? kNoise : 0.0);
       Eigen::LLT<Eigen::MatrixXd> llt(k);
       if (llt.info() != Eigen::Success) continue;
       const Eigen::VectorXd alpha = llt.solve(target);
@@ -61,7 +62,8 @@ class Gp {
     if (n == 0) return;
     Eigen::MatrixXd k(n, m);
     for (Eigen::Index j = 0; j < m; ++j)
-      for (Eigen::Index i = 0; i < n; ++i) k(i, j) = kernel(x_[static_cast<std::size_t>(i)], at[static_cast<std::size_t>(j)], length_);
+      for (Eigen::Index i = 0; i < n; ++i)
+        k(i, j) = kernel(x_[static_cast<std::size_t>(i)], at[static_cast<std::size_t>(j)], length_);
     const Eigen::VectorXd means = k.transpose() * alpha_;
     llt_.matrixL().solveInPlace(k);
     const Eigen::VectorXd norms = k.colwise().squaredNorm();
@@ -70,7 +72,6 @@ class Gp {
       sd[static_cast<std::size_t>(j)] = scale_ * std::sqrt(std::max(1e-12, 1.0 + kNoise - norms[j]));
     }
   }
-
 
  private:
   static double kernel(const std::vector<double>& a, const std::vector<double>& b, double length) {
@@ -92,7 +93,8 @@ class BayesOpt final : public GeneStrategy {
  public:
   BayesOpt(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
       : GeneStrategy(space, options),
-        ucb_(params.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei") == "ucb"),
+        ucb_(params.param<std::string>("acquisition").one_of({"ei", "ucb"}, "an acquisition").with_default("ei") ==
+             "ucb"),
         ucb_beta_(params.param<double>("ucb_beta").in_range(0, 100).with_default(2.0)) {
     initial_ = std::max<std::int64_t>(8, 2 * static_cast<std::int64_t>(space.parameters.size()) + 2);
   }
@@ -171,9 +173,8 @@ class BayesOpt final : public GeneStrategy {
     for (std::size_t c = 0; c < fresh.size(); ++c) {
       const double z = (mean[c] - best) / sd[c];
       // Both acquisitions are made non-negative so the feasibility probability can weigh them.
-      const double improvement = ucb_
-                                     ? std::max(0.0, mean[c] + ucb_beta_ * sd[c] - best) + 1e-12 * sd[c]
-                                     : (mean[c] - best) * normal_cdf(z) + sd[c] * normal_pdf(z);
+      const double improvement = ucb_ ? std::max(0.0, mean[c] + ucb_beta_ * sd[c] - best) + 1e-12 * sd[c]
+                                      : (mean[c] - best) * normal_cdf(z) + sd[c] * normal_pdf(z);
       const double feasible = all_feasible ? 1.0 : std::clamp(feasible_mean[c], 0.0, 1.0);
       const double value = improvement * feasible;
       if (value > best_value) {

@@ -51,7 +51,9 @@ struct BridgeProblem {
 class CmaEs final : public Strategy {
  public:
   CmaEs(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
-      : space_(space), options_(options), oracle_(std::make_shared<Oracle>()),
+      : space_(space),
+        options_(options),
+        oracle_(std::make_shared<Oracle>()),
         problem_(BridgeProblem{space.parameters.size(), oracle_}),
         // pagmo's cmaes refuses populations of fewer than 5.
         lambda_(static_cast<pagmo::population::size_type>(read_population(params, 5))) {}
@@ -64,7 +66,8 @@ class CmaEs final : public Strategy {
         next_generation();
       }
       Trial trial{next_++, {}};
-      for (std::size_t p = 0; p < space_.parameters.size(); ++p) trial.values.push_back(space_.parameters[p].sample(queue_.front()[p]));
+      for (std::size_t p = 0; p < space_.parameters.size(); ++p)
+        trial.values.push_back(space_.parameters[p].sample(queue_.front()[p]));
       genes_[trial.id] = queue_.front();
       queue_.pop_front();
       ++outstanding_;

@@ -11,7 +11,8 @@ namespace {
 
 class LatinHypercube final : public IndexedStrategy {
  public:
-  LatinHypercube(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&) : space_(space), options_(options) {
+  LatinHypercube(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&)
+      : space_(space), options_(options) {
     const auto n = static_cast<std::size_t>(options.trials);
     for (std::size_t p = 0; p < space.parameters.size(); ++p) {
       std::vector<std::int64_t> order(n);

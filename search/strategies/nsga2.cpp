@@ -21,7 +21,8 @@ class Nsga2 final : public GeneStrategy {
       : GeneStrategy(space, options), population_size_(read_population(params)) {}
 
   void report(const TrialResult& result) override {
-    pool_.push_back(Member{result.trial.id, result.status == TrialStatus::ok ? result.scores : std::vector<double>{}, 0, 0});
+    pool_.push_back(
+        Member{result.trial.id, result.status == TrialStatus::ok ? result.scores : std::vector<double>{}, 0, 0});
     // Select once a batch's worth has arrived (reports come in id order after each batch).
     if (result.trial.id + 1 == proposed()) select();
   }
@@ -97,13 +98,14 @@ class Nsga2 final : public GeneStrategy {
         const double span = all[members.back()].scores[o] - all[members.front()].scores[o];
         all[members.front()].crowding = all[members.back()].crowding = std::numeric_limits<double>::infinity();
         for (std::size_t k = 1; k + 1 < members.size(); ++k)
-          if (span > 0) all[members[k]].crowding += (all[members[k + 1]].scores[o] - all[members[k - 1]].scores[o]) / span;
+          if (span > 0)
+            all[members[k]].crowding += (all[members[k + 1]].scores[o] - all[members[k - 1]].scores[o]) / span;
       }
     }
-    std::stable_sort(all.begin(), all.end(), [](const Member& a, const Member& b) {
-      return better(a, b) || (!better(b, a) && a.id < b.id);
-    });
-    if (static_cast<std::int64_t>(all.size()) > population_size_) all.resize(static_cast<std::size_t>(population_size_));
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Member& a, const Member& b) { return better(a, b) || (!better(b, a) && a.id < b.id); });
+    if (static_cast<std::int64_t>(all.size()) > population_size_)
+      all.resize(static_cast<std::size_t>(population_size_));
     parents_ = std::move(all);
   }
 

@@ -6,7 +6,8 @@ namespace {
 
 class RandomSearch final : public IndexedStrategy {
  public:
-  RandomSearch(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&) : space_(space), options_(options) {}
+  RandomSearch(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&)
+      : space_(space), options_(options) {}
 
  private:
   std::int64_t limit() const override { return options_.trials; }

@@ -13,8 +13,10 @@ namespace {
 
 class Sobol final : public IndexedStrategy {
  public:
-  Sobol(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&) : space_(space), options_(options) {
-    for (std::size_t p = 0; p < space.parameters.size(); ++p) shift_.push_back(trial_uniform(options.seed, 0, 7000 + p));
+  Sobol(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&)
+      : space_(space), options_(options) {
+    for (std::size_t p = 0; p < space.parameters.size(); ++p)
+      shift_.push_back(trial_uniform(options.seed, 0, 7000 + p));
   }
 
  private:
@@ -23,7 +25,8 @@ class Sobol final : public IndexedStrategy {
     const std::size_t dims = space_.parameters.size();
     boost::random::sobol sequence(dims);
     sequence.seed(static_cast<std::uint64_t>(trial) + 1);  // point trial + 1: the first point is all zeros
-    const double range = static_cast<double>(boost::random::sobol::max()) - static_cast<double>(boost::random::sobol::min()) + 1.0;
+    const double range =
+        static_cast<double>(boost::random::sobol::max()) - static_cast<double>(boost::random::sobol::min()) + 1.0;
     std::vector<std::string> out;
     for (std::size_t p = 0; p < dims; ++p) {
       const double u = (static_cast<double>(sequence()) - static_cast<double>(boost::random::sobol::min())) / range;

@@ -29,10 +29,12 @@ struct BaselinePass {
   AcceleratorPowerArea power;
 };
 
-std::shared_ptr<const SharedWorkload> shared_workload(RunCache& cache, const std::shared_ptr<const Graph>& graph, int batch) {
-  return cache.get<SharedWorkload>("accelerator workload", 256, fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
-    return std::make_shared<const SharedWorkload>(SharedWorkload{graph, make_accel_workload(*graph, batch)});
-  });
+std::shared_ptr<const SharedWorkload> shared_workload(RunCache& cache, const std::shared_ptr<const Graph>& graph,
+                                                      int batch) {
+  return cache.get<SharedWorkload>(
+      "accelerator workload", 256, fmt::format("{}|{}", static_cast<const void*>(graph.get()), batch), [&] {
+        return std::make_shared<const SharedWorkload>(SharedWorkload{graph, make_accel_workload(*graph, batch)});
+      });
 }
 
 struct Pass {
@@ -49,9 +51,11 @@ Pass baseline_pass(RunCache& cache, const std::vector<std::shared_ptr<const Shar
                    const std::vector<ModelRequest>& models, const std::shared_ptr<const AcceleratorSpec>& spec) {
   Pass pass;
   for (std::size_t m = 0; m < workloads.size(); ++m) {
-    const auto key = fmt::format("{}|{}", static_cast<const void*>(workloads[m].get()), static_cast<const void*>(spec.get()));
+    const auto key =
+        fmt::format("{}|{}", static_cast<const void*>(workloads[m].get()), static_cast<const void*>(spec.get()));
     const auto e = cache.get<BaselinePass>("accelerator baseline pass", 1024, key, [&] {
-      const AccelEvaluation eval = evaluate_accelerator(workloads[m]->workload, *spec, FusionMode::epilogue, PaddingMode::array);
+      const AccelEvaluation eval =
+          evaluate_accelerator(workloads[m]->workload, *spec, FusionMode::epilogue, PaddingMode::array);
       return std::make_shared<const BaselinePass>(
           BaselinePass{workloads[m], spec, eval.latency_s, eval.energy_j, eval.power_area});
     });
@@ -79,7 +83,11 @@ void merge_key(ConfigNode& target, const std::string& key, const ConfigNode& val
 
 AcceleratorDevice::AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
                                      std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files)
-    : spec_(std::move(spec)), fusion_(fusion), padding_(padding), baseline_(std::move(baseline)), files_(std::move(files)) {}
+    : spec_(std::move(spec)),
+      fusion_(fusion),
+      padding_(padding),
+      baseline_(std::move(baseline)),
+      files_(std::move(files)) {}
 
 std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file,
                                                              RunCache& cache) {
@@ -103,9 +111,9 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
   const HardwareCatalog catalog = HardwareCatalog::for_experiment(config_file);
   if (const auto baseline_file = catalog.find("accel", "tpu_v3_like")) {
     const std::string path = *baseline_file;
-    baseline = cache.get<AcceleratorSpec>("accelerator baseline spec", 8, path + "\n" + read_config_bytes(path), [&path] {
-      return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path)));
-    });
+    baseline = cache.get<AcceleratorSpec>(
+        "accelerator baseline spec", 8, path + "\n" + read_config_bytes(path),
+        [&path] { return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path))); });
   }
   return std::make_shared<const AcceleratorDevice>(read_accelerator_spec(spec), fusion, padding, std::move(baseline),
                                                    std::vector<HardwareFile>{{file, read_config_bytes(file)}});
@@ -173,26 +181,24 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   double dynamic_j = 0;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const Graph& graph = *experiment.models[m].graph;
-    result.models.push_back({experiment.models[m].name, experiment.models[m].params, graph.total_cost(),
-                             graph.ops().size(), -1, 0});
+    result.models.push_back(
+        {experiment.models[m].name, experiment.models[m].params, graph.total_cost(), graph.ops().size(), -1, 0});
     const AccelEvaluation& e = evaluations[m];
     dynamic_j += e.dynamic_energy_j;
     for (std::size_t i = 0; i < workloads[m]->workload.ops.size(); ++i) {
       const Op& op = graph.op(workloads[m]->workload.ops[i].op);
       const FusedOpTiming& t = e.fusion.ops[i];
-      const std::string bound = t.time_s <= 0                        ? "none"
-                                : t.compute_s >= t.time_s * 0.999 ? "compute"
-                                                                  : "memory";
+      const std::string bound = t.time_s <= 0 ? "none" : t.compute_s >= t.time_s * 0.999 ? "compute" : "memory";
       result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
                             static_cast<int>(per_model ? m : 0), 0, 0, op.cost, t.dram_bytes, bound});
       // The op's time alone is max(core, DMA) + first tiles; the first tiles count on both sides.
       const double dma_s = t.dram_bytes / spec.dram_bytes_per_s();
       const std::size_t row = result.ops.size() - 1;
-      device.enqueue(per_model ? m : 0, {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s,
-                                         [&result, row](TimePs start, TimePs end) {
-                                           result.ops[row].start_ps = start;
-                                           result.ops[row].end_ps = end;
-                                         }});
+      device.enqueue(per_model ? m : 0,
+                     {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s, [&result, row](TimePs start, TimePs end) {
+                        result.ops[row].start_ps = start;
+                        result.ops[row].end_ps = end;
+                      }});
     }
   }
   engine.schedule_at(0, [&device] { device.start(); });
@@ -242,8 +248,9 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   return result;
 }
 
-DSE_REGISTER_FACTORY(Device, "accelerator",
-                     "A TPU-like accelerator template (cores x systolic arrays, buffers, DRAM), mapped, fused and timed",
-                     AcceleratorDevice::from_config)
+DSE_REGISTER_FACTORY(
+    Device, "accelerator",
+    "A TPU-like accelerator template (cores x systolic arrays, buffers, DRAM), mapped, fused and timed",
+    AcceleratorDevice::from_config)
 
 }  // namespace dse

@@ -18,8 +18,8 @@ AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const Accele
     const OpMapping& map = out.mappings[i];
     const double macs = static_cast<double>(op.macs);
     dynamic += (map.on_vector_units ? 2 * macs * e.vector_op_j : macs * e.mac_j) +
-               static_cast<double>(op.vector_ops) * e.vector_op_j +
-               map.l1_bytes * e.l1_byte_j + map.noc_bytes * e.global_byte_j;
+               static_cast<double>(op.vector_ops) * e.vector_op_j + map.l1_bytes * e.l1_byte_j +
+               map.noc_bytes * e.global_byte_j;
   }
   out.dynamic_energy_j = dynamic;
   out.energy_j = dynamic + out.power_area.static_w * out.latency_s;

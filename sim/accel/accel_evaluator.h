@@ -13,9 +13,9 @@ namespace dse {
 struct AccelEvaluation {
   std::vector<OpMapping> mappings;  // per AccelWorkload op
   FusionResult fusion;
-  double latency_s = 0;     // one pass over the workload (one batch)
+  double latency_s = 0;  // one pass over the workload (one batch)
   double dram_bytes = 0;
-  double energy_j = 0;      // dynamic energy of every event plus static power over the latency
+  double energy_j = 0;  // dynamic energy of every event plus static power over the latency
   double dynamic_energy_j = 0;
   AcceleratorPowerArea power_area;
 };

@@ -21,10 +21,11 @@ struct MacFigure {
 // A MAC multiplies in the native type and accumulates in 32 bits [H14].
 MacFigure mac_figure(DType dtype) {
   switch (dtype) {
-    case DType::int8: return {0.2 + 0.1, 282 + 137};     // 8b mult + 32b int add
-    case DType::fp32: return {3.7 + 0.9, 7700 + 4184};   // 32b FP mult + 32b FP add
-    default: return {1.1 + 0.9, 1640 + 4184};            // 16b FP mult + 32b FP add (bf16 and fp16;
-                                                          // bf16's 8-bit mantissa makes this an upper bound)
+    case DType::int8: return {0.2 + 0.1, 282 + 137};    // 8b mult + 32b int add
+    case DType::fp32: return {3.7 + 0.9, 7700 + 4184};  // 32b FP mult + 32b FP add
+    default:
+      return {1.1 + 0.9, 1640 + 4184};  // 16b FP mult + 32b FP add (bf16 and fp16;
+                                        // bf16's 8-bit mantissa makes this an upper bound)
   }
 }
 
@@ -83,7 +84,8 @@ Uncalibrated count_components(const AcceleratorSpec& spec) {
   const MacFigure mac = mac_figure(spec.dtype);
   u.mac_mm2 = pes * mac.area_um2 * 1e-6;
   u.vector_mm2 = lanes * kVectorLane.area_um2 * 1e-6;
-  const double sram_kib = (cores * static_cast<double>(spec.l1_bytes) + static_cast<double>(spec.global_buffer_bytes)) / 1024;
+  const double sram_kib =
+      (cores * static_cast<double>(spec.l1_bytes) + static_cast<double>(spec.global_buffer_bytes)) / 1024;
   u.sram_mm2 = sram_kib * kSramUm2PerKib * 1e-6;
 
   u.energy_45nm.mac_j = mac.energy_pj * 1e-12;
@@ -97,7 +99,8 @@ Uncalibrated count_components(const AcceleratorSpec& spec) {
   // the global buffer moves what the network carries; DRAM streams at its bandwidth.
   const double hz = spec.clock_hz();
   const double l1_bytes_per_cycle =
-      cores * (static_cast<double>(spec.array.rows + spec.array.cols) * dtype_bytes(spec.dtype) + 4.0 * spec.array.cols);
+      cores *
+      (static_cast<double>(spec.array.rows + spec.array.cols) * dtype_bytes(spec.dtype) + 4.0 * spec.array.cols);
   u.peak_onchip_w = hz * (pes * u.energy_45nm.mac_j + lanes * u.energy_45nm.vector_op_j +
                           l1_bytes_per_cycle * u.energy_45nm.l1_byte_j) +
                     spec.noc_bytes_per_s() * u.energy_45nm.global_byte_j;
@@ -106,10 +109,10 @@ Uncalibrated count_components(const AcceleratorSpec& spec) {
 }
 
 struct Factors {
-  double area;            // die mm^2 per mm^2 of 45 nm components
+  double area;  // die mm^2 per mm^2 of 45 nm components
   double static_w_per_mm2;
-  double dynamic;         // 16 nm on-chip energy per 45 nm component energy, overheads included
-  double tdp_per_peak;    // TDP per modelled peak power
+  double dynamic;       // 16 nm on-chip energy per 45 nm component energy, overheads included
+  double tdp_per_peak;  // TDP per modelled peak power
 };
 
 Factors calibrate() {

@@ -17,20 +17,20 @@ namespace dse {
 
 // Dynamic energy of one event, joules, after calibration.
 struct AcceleratorEnergy {
-  double mac_j = 0;             // one multiply-accumulate of the native dtype
-  double vector_op_j = 0;       // one fp32 vector-lane operation
-  double l1_byte_j = 0;         // one byte read or written in a core's L1
-  double global_byte_j = 0;     // one byte read or written in the global buffer
-  double dram_byte_j = 0;       // one byte to or from DRAM (the spec's energy_pj_per_bit)
+  double mac_j = 0;          // one multiply-accumulate of the native dtype
+  double vector_op_j = 0;    // one fp32 vector-lane operation
+  double l1_byte_j = 0;      // one byte read or written in a core's L1
+  double global_byte_j = 0;  // one byte read or written in the global buffer
+  double dram_byte_j = 0;    // one byte to or from DRAM (the spec's energy_pj_per_bit)
 };
 
 struct AcceleratorPowerArea {
-  double mac_area_mm2 = 0;      // all arrays
-  double vector_area_mm2 = 0;   // all vector units
-  double sram_area_mm2 = 0;     // all L1s and the global buffer
-  double area_mm2 = 0;          // the die
+  double mac_area_mm2 = 0;     // all arrays
+  double vector_area_mm2 = 0;  // all vector units
+  double sram_area_mm2 = 0;    // all L1s and the global buffer
+  double area_mm2 = 0;         // the die
   double static_w = 0;
-  double peak_dynamic_w = 0;    // every array, vector lane, SRAM port and the DRAM at full rate
+  double peak_dynamic_w = 0;  // every array, vector lane, SRAM port and the DRAM at full rate
   double tdp_w = 0;
   AcceleratorEnergy energy;
 };

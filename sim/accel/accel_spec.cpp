@@ -5,15 +5,17 @@
 namespace dse {
 
 AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
-  root.expect_map("an accelerator spec: name, process_nm, clock_mhz, dtype, cores, array, vector_lanes, l1_kib, "
-                  "global_buffer_kib, dram, noc_bandwidth_gbps");
+  root.expect_map(
+      "an accelerator spec: name, process_nm, clock_mhz, dtype, cores, array, vector_lanes, l1_kib, "
+      "global_buffer_kib, dram, noc_bandwidth_gbps");
   AcceleratorSpec spec;
   spec.name = root.param<std::string>("name").required();
   spec.display_name = root.param<std::string>("display_name").with_default(spec.name);
   // The area and power figures (sim/accel/accel_technology.cpp) are calibrated at one node only.
   spec.process_nm = root.param<int>("process_nm").in_range(16, 16).required();
   spec.clock_mhz = root.param<double>("clock_mhz").in_range(10, 10000).required();
-  const std::string dtype = root.param<std::string>("dtype").one_of({"int8", "bf16", "fp16", "fp32"}, "a native dtype").required();
+  const std::string dtype =
+      root.param<std::string>("dtype").one_of({"int8", "bf16", "fp16", "fp32"}, "a native dtype").required();
   spec.dtype = *parse_dtype(dtype);
 
   const ConfigNode& cores = root.at("cores", "the core grid {x, y}");
@@ -30,9 +32,11 @@ AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
 
   spec.vector_lanes = root.param<std::int64_t>("vector_lanes").in_range(1, 1 << 20).required();
   spec.l1_bytes = root.param<std::int64_t>("l1_kib").in_range(1, std::int64_t{1} << 24).required() * 1024;
-  spec.global_buffer_bytes = root.param<std::int64_t>("global_buffer_kib").in_range(0, std::int64_t{1} << 24).with_default(0) * 1024;
+  spec.global_buffer_bytes =
+      root.param<std::int64_t>("global_buffer_kib").in_range(0, std::int64_t{1} << 24).with_default(0) * 1024;
 
-  const ConfigNode& dram = root.at("dram", "off-chip memory {bandwidth_gbps, capacity_gib, energy_pj_per_bit, access_bytes}");
+  const ConfigNode& dram =
+      root.at("dram", "off-chip memory {bandwidth_gbps, capacity_gib, energy_pj_per_bit, access_bytes}");
   dram.expect_map("off-chip memory: bandwidth_gbps, capacity_gib, energy_pj_per_bit, access_bytes");
   spec.dram_bandwidth_gbps = dram.param<double>("bandwidth_gbps").in_range(0.1, 1e6).required();
   spec.dram_capacity_gib = dram.param<double>("capacity_gib").in_range(0.001, 1e6).required();
@@ -44,7 +48,8 @@ AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
   const auto noc = root.param<double>("noc_bandwidth_gbps").in_range(0.1, 1e7).optional();
   if (spec.global_buffer_bytes > 0 && !noc)
     root.find("global_buffer_kib")
-        ->fail("expected noc_bandwidth_gbps (the global buffer <-> cores bandwidth) beside a global buffer, found none");
+        ->fail(
+            "expected noc_bandwidth_gbps (the global buffer <-> cores bandwidth) beside a global buffer, found none");
   spec.noc_bandwidth_gbps = noc.value_or(0);
   root.check_unknown_keys();
   return spec;

@@ -25,15 +25,15 @@ struct AcceleratorSpec {
   double clock_mhz = 0;
   DType dtype = DType::bf16;  // the arrays' native multiply type
   int cores_x = 1, cores_y = 1;
-  SystolicArray array;               // per core
-  std::int64_t vector_lanes = 0;     // per core: elementwise operations per cycle
-  std::int64_t l1_bytes = 0;         // per core
+  SystolicArray array;                   // per core
+  std::int64_t vector_lanes = 0;         // per core: elementwise operations per cycle
+  std::int64_t l1_bytes = 0;             // per core
   std::int64_t global_buffer_bytes = 0;  // shared by all cores; 0 = none
-  double dram_bandwidth_gbps = 0;    // GB/s (10^9 bytes per second)
+  double dram_bandwidth_gbps = 0;        // GB/s (10^9 bytes per second)
   double dram_capacity_gib = 0;
-  double dram_energy_pj_per_bit = 0;  // off-chip access energy of the memory technology
+  double dram_energy_pj_per_bit = 0;    // off-chip access energy of the memory technology
   std::int64_t dram_access_bytes = 32;  // the aligned unit DRAM moves (sim/accel/tensor_layout.h)
-  double noc_bandwidth_gbps = 0;      // global buffer <-> cores, all cores together
+  double noc_bandwidth_gbps = 0;        // global buffer <-> cores, all cores together
 
   int cores() const { return cores_x * cores_y; }
   double clock_hz() const { return clock_mhz * 1e6; }

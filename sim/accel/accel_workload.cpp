@@ -22,8 +22,14 @@ std::vector<bool> feature_maps(const Graph& graph) {
   const auto rank4 = [&graph](TensorId id) { return graph.tensor(id).shape.size() == 4; };
   const auto spatial = [](OpKind kind) {
     switch (kind) {
-      case OpKind::conv2d: case OpKind::conv_transpose2d: case OpKind::batchnorm: case OpKind::groupnorm:
-      case OpKind::maxpool: case OpKind::avgpool: case OpKind::global_avgpool: case OpKind::global_maxpool:
+      case OpKind::conv2d:
+      case OpKind::conv_transpose2d:
+      case OpKind::batchnorm:
+      case OpKind::groupnorm:
+      case OpKind::maxpool:
+      case OpKind::avgpool:
+      case OpKind::global_avgpool:
+      case OpKind::global_maxpool:
       case OpKind::resize: return true;
       default: return false;
     }
@@ -34,7 +40,8 @@ std::vector<bool> feature_maps(const Graph& graph) {
     for (const OpId id : order) {
       const Op& op = graph.op(id);
       const OpCategory category = op_category(op);
-      const bool elementwise = category == OpCategory::vector && op.kind != OpKind::softmax && op.kind != OpKind::layernorm;
+      const bool elementwise =
+          category == OpCategory::vector && op.kind != OpKind::softmax && op.kind != OpKind::layernorm;
       const bool moves = category == OpCategory::data_movement && op.kind != OpKind::transpose;
       bool touches = spatial(op.kind);
       if (!touches && (elementwise || moves)) {
@@ -61,9 +68,9 @@ AccelWorkload make_accel_workload(const Graph& graph, int batch) {
   const auto tensor_of = [&](TensorId id, int producer) {
     const Tensor& t = graph.tensor(id);
     const int element = dtype_bytes(t.dtype);
-    const std::int64_t row = t.shape.empty()              ? t.bytes()
-                             : channels_minor[id]         ? t.shape[1] * element
-                                                           : t.shape.back() * element;
+    const std::int64_t row = t.shape.empty()      ? t.bytes()
+                             : channels_minor[id] ? t.shape[1] * element
+                                                  : t.shape.back() * element;
     return AccelTensor{static_cast<double>(t.bytes()), row, element, producer, {}, false, -1};
   };
   const auto slot_of = [&](TensorId id) {

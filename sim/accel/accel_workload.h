@@ -24,15 +24,15 @@ struct AccelTensor {
 };
 
 struct AccelOp {
-  OpId op = 0;                     // in the graph
+  OpId op = 0;  // in the graph
   OpCategory category = OpCategory::vector;
-  std::vector<GemmView> gemms;     // matrix ops
+  std::vector<GemmView> gemms;  // matrix ops
   std::int64_t macs = 0;
-  std::int64_t vector_ops = 0;     // elementwise arithmetic for the vector units (flops - 2 macs)
-  double weight_bytes = 0;         // constants read
-  double moved_bytes = 0;          // data-movement ops: bytes read + written
-  std::vector<int> inputs;         // activation tensors (AccelWorkload::tensors), in op order
-  std::vector<bool> repeated;      // per input: the same tensor appeared earlier in `inputs`
+  std::int64_t vector_ops = 0;  // elementwise arithmetic for the vector units (flops - 2 macs)
+  double weight_bytes = 0;      // constants read
+  double moved_bytes = 0;       // data-movement ops: bytes read + written
+  std::vector<int> inputs;      // activation tensors (AccelWorkload::tensors), in op order
+  std::vector<bool> repeated;   // per input: the same tensor appeared earlier in `inputs`
   int output = -1;
   int dtype_bytes = 2;
 };

@@ -87,15 +87,15 @@ class Lp {
 }  // namespace
 
 IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapping>& mappings,
-                                const std::vector<double>& layout, const AcceleratorSpec& spec,
-                                double time_limit_s) {
+                                const std::vector<double>& layout, const AcceleratorSpec& spec, double time_limit_s) {
   const auto start = std::chrono::steady_clock::now();
   const int n = static_cast<int>(w.ops.size());
   // Units: MB and microseconds keep the coefficients near 1.
   constexpr double kMb = 1e-6;
   const double bw = spec.dram_bytes_per_s() * kMb * 1e-6;  // MB per us
   const double capacity = (spec.global_buffer_bytes > 0 ? static_cast<double>(spec.global_buffer_bytes)
-                                                        : static_cast<double>(spec.l1_bytes) * spec.cores()) / 2 * kMb;
+                                                        : static_cast<double>(spec.l1_bytes) * spec.cores()) /
+                          2 * kMb;
   const double noc = spec.noc_bandwidth_gbps > 0 ? spec.noc_bytes_per_s() : 0;
 
   // An intermediate: made by an op and read by at least one.
@@ -105,8 +105,8 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
   glp_term_out(GLP_OFF);
   Lp lp;
   std::map<std::pair<int, int>, int> read_on_chip;  // (tensor, reader) -> e column
-  std::map<int, int> written;                        // tensor -> w column
-  std::map<std::pair<int, int>, int> occupies;       // (tensor, op) -> o column
+  std::map<int, int> written;                       // tensor -> w column
+  std::map<std::pair<int, int>, int> occupies;      // (tensor, op) -> o column
   for (std::size_t t = 0; t < w.tensors.size(); ++t) {
     const int ti = static_cast<int>(t);
     if (!candidate(ti)) continue;
@@ -124,7 +124,8 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
   }
   // Capacity at every op.
   std::vector<std::vector<std::pair<int, double>>> held(static_cast<std::size_t>(n));
-  for (const auto& [key, column] : occupies) held[static_cast<std::size_t>(key.second)].push_back({column, w.tensors[key.first].bytes * kMb});
+  for (const auto& [key, column] : occupies)
+    held[static_cast<std::size_t>(key.second)].push_back({column, w.tensors[key.first].bytes * kMb});
   for (int i = 0; i < n; ++i)
     if (!held[static_cast<std::size_t>(i)].empty()) lp.row(held[static_cast<std::size_t>(i)], capacity, true);
   // Each op's time.
@@ -144,7 +145,8 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
     std::map<int, double> read_coefficient;
     for (std::size_t k = 0; k < op.inputs.size(); ++k) {
       const int t = op.inputs[k];
-      const double bytes = w.tensors[t].bytes * layout[t] * (k == 0 ? map.first_input_factor : map.other_input_factor) * kMb;
+      const double bytes =
+          w.tensors[t].bytes * layout[t] * (k == 0 ? map.first_input_factor : map.other_input_factor) * kMb;
       constant += bytes;
       if (candidate(op.inputs[k])) read_coefficient[op.inputs[k]] += bytes;
     }
@@ -157,7 +159,7 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
       constant += out_bytes;
     }
     lp.row(terms, constant);  // bw z + on-chip reads - writes >= all the bytes as if from DRAM
-    if (u) {  // big-M: u = 1 whenever any byte moves; M = every byte the op could move
+    if (u) {                  // big-M: u = 1 whenever any byte moves; M = every byte the op could move
       const double big = constant + (candidate(op.output) ? out_bytes : 0.0);
       std::vector<std::pair<int, double>> link{{u, big}};
       for (std::size_t k = 1; k < terms.size(); ++k) link.push_back(terms[k]);
@@ -176,7 +178,8 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
   std::vector<int> parent(static_cast<std::size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
   const auto root = [&parent](int x) {
-    while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+    while (parent[static_cast<std::size_t>(x)] != x)
+      x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
     return x;
   };
   const auto on_chip = [&](int t, int c) {
@@ -200,7 +203,8 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
     const AccelTensor& out = w.tensors[op.output];
     const bool write = candidate(op.output) ? (!solved || lp.value(written.at(op.output)) > 0.5) : out.graph_output;
     if (write) dram += out.bytes * layout[op.output] * map.output_factor;
-    const double core = floor_s[static_cast<std::size_t>(i)], first_tiles = std::min(dram, map.startup_bytes) / bytes_per_s;
+    const double core = floor_s[static_cast<std::size_t>(i)],
+                 first_tiles = std::min(dram, map.startup_bytes) / bytes_per_s;
     const double time = std::max(core, dram / bytes_per_s) + first_tiles;
     plan.ops[static_cast<std::size_t>(i)] = {time, map.compute_s, core, first_tiles, dram, 0};
     plan.latency_s += time;

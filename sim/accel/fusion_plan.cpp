@@ -22,7 +22,8 @@ std::string fusion_mode_name(FusionMode mode) {
 std::vector<std::string> fusion_mode_names() { return {"none", "epilogue", "greedy", "exact", "ilp"}; }
 
 std::optional<FusionMode> parse_fusion_mode(std::string_view name) {
-  for (const auto mode : {FusionMode::none, FusionMode::epilogue, FusionMode::greedy, FusionMode::exact, FusionMode::ilp})
+  for (const auto mode :
+       {FusionMode::none, FusionMode::epilogue, FusionMode::greedy, FusionMode::exact, FusionMode::ilp})
     if (fusion_mode_name(mode) == name) return mode;
   return std::nullopt;
 }
@@ -34,13 +35,16 @@ namespace {
 // design: this loop is what a design evaluation spends most of its time in.
 class GroupScanner {
  public:
-  GroupScanner(const AccelWorkload& workload, const std::vector<OpMapping>& mappings,
-               const std::vector<double>& layout, const AcceleratorSpec& spec)
-      : batch_(workload.batch), ops_(workload.ops.size()), readers_outside_(workload.ops.size(), 0),
-        dram_(workload.ops.size(), 0), time_(workload.ops.size(), 0), release_begin_(workload.ops.size() + 1, 0) {
-    const double on_chip = spec.global_buffer_bytes > 0
-                               ? static_cast<double>(spec.global_buffer_bytes)
-                               : static_cast<double>(spec.l1_bytes) * spec.cores();
+  GroupScanner(const AccelWorkload& workload, const std::vector<OpMapping>& mappings, const std::vector<double>& layout,
+               const AcceleratorSpec& spec)
+      : batch_(workload.batch),
+        ops_(workload.ops.size()),
+        readers_outside_(workload.ops.size(), 0),
+        dram_(workload.ops.size(), 0),
+        time_(workload.ops.size(), 0),
+        release_begin_(workload.ops.size() + 1, 0) {
+    const double on_chip = spec.global_buffer_bytes > 0 ? static_cast<double>(spec.global_buffer_bytes)
+                                                        : static_cast<double>(spec.l1_bytes) * spec.cores();
     capacity_ = on_chip / 2;
     const double inv_dram_bw = 1 / spec.dram_bytes_per_s();
     const double inv_noc_bw = spec.noc_bandwidth_gbps > 0 ? 1 / spec.noc_bytes_per_s() : 0;
@@ -64,7 +68,8 @@ class GroupScanner {
       d.weight_dram = map.weight_dram_bytes;
       d.floor_s = std::max(map.compute_s, map.noc_bytes * inv_noc_bw);
       d.startup_bytes = map.startup_bytes;
-      for (const int t : workload.last_read_by[j]) releases_.push_back({workload.tensors[t].producer, workload.tensors[t].bytes});
+      for (const int t : workload.last_read_by[j])
+        releases_.push_back({workload.tensors[t].producer, workload.tensors[t].bytes});
       release_begin_[j + 1] = static_cast<int>(releases_.size());
     }
     inv_dram_bw_ = inv_dram_bw;
@@ -128,10 +133,10 @@ class GroupScanner {
  private:
   struct OpData {
     int input_begin = 0, input_end = 0;
-    int readers = 0;            // ops that read the output
+    int readers = 0;              // ops that read the output
     bool escapes_anyway = false;  // a graph output
     double out_bytes = 0, out_dram = 0, weight_dram = 0;
-    double floor_s = 0;         // max(compute, network) time
+    double floor_s = 0;  // max(compute, network) time
     double startup_bytes = 0;
   };
   struct InputRef {
@@ -172,7 +177,8 @@ class GroupScanner {
 };
 
 // The ops timed under a partition (`starts`: first op of each group), with `scan` built for them.
-FusionResult time_partition(GroupScanner& scan, const std::vector<OpMapping>& mappings, const std::vector<int>& starts) {
+FusionResult time_partition(GroupScanner& scan, const std::vector<OpMapping>& mappings,
+                            const std::vector<int>& starts) {
   const int n = static_cast<int>(mappings.size());
   FusionResult result;
   result.ops.resize(mappings.size());

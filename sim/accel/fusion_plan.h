@@ -48,7 +48,7 @@ struct FusedOpTiming {
 struct FusionResult {
   std::vector<FusedOpTiming> ops;  // per AccelWorkload op
   int groups = 0;
-  bool feasible = true;            // every group fits on chip
+  bool feasible = true;  // every group fits on chip
   double latency_s = 0;
   double dram_bytes = 0;
 };

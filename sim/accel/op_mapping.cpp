@@ -59,8 +59,8 @@ GemmPlan plan_gemm(const GemmView& g, const AcceleratorSpec& spec, int elem) {
     if (best.cycles == 0 || cycles < best.cycles || (cycles == best.cycles && traffic < best_traffic)) {
       plan.l1_bytes = active * array_edge_bytes(core, spec.array, elem);
       const double first_k = static_cast<double>(std::min(core.k, spec.array.rows));
-      plan.startup_bytes =
-          active * elem * first_k * static_cast<double>(std::min(core.m, spec.array.rows) + std::min(core.n, spec.array.cols));
+      plan.startup_bytes = active * elem * first_k *
+                           static_cast<double>(std::min(core.m, spec.array.rows) + std::min(core.n, spec.array.cols));
       best = plan;
       best_traffic = traffic;
     }
@@ -70,8 +70,8 @@ GemmPlan plan_gemm(const GemmView& g, const AcceleratorSpec& spec, int elem) {
 
 }  // namespace
 
-TileFactors tile_factors(std::int64_t m, std::int64_t n, std::int64_t k, int elem, double capacity,
-                         std::int64_t unit_m, std::int64_t unit_n) {
+TileFactors tile_factors(std::int64_t m, std::int64_t n, std::int64_t k, int elem, double capacity, std::int64_t unit_m,
+                         std::int64_t unit_n) {
   const double e = elem, a = static_cast<double>(m * k) * e, b = static_cast<double>(k * n) * e,
                c = static_cast<double>(m * n) * e;
   const double half = capacity / 2;
@@ -82,8 +82,10 @@ TileFactors tile_factors(std::int64_t m, std::int64_t n, std::int64_t k, int ele
   const double t = std::max(1.0, std::floor(half / (kc * e)));  // rows of A or columns of B per strip
   const double ra = std::ceil(static_cast<double>(n) / t), rb = std::ceil(static_cast<double>(m) / t);
   TileFactors f;
-  if (a * ra + b <= a + b * rb) f.a = ra;
-  else f.b = rb;
+  if (a * ra + b <= a + b * rb)
+    f.a = ra;
+  else
+    f.b = rb;
   f.c = static_cast<double>(2 * ks - 1);
   return f;
 }
@@ -145,8 +147,8 @@ OpMapping map_op(const AccelWorkload& workload, const AccelOp& op, const Acceler
       // A compiler may run a matrix op that maps badly onto the arrays on the vector units instead,
       // a MAC as two lane operations: depthwise convolutions (one output channel per group) and
       // outer products (K = 1). Other GEMMs stay on the arrays.
-      const bool degenerate = std::all_of(op.gemms.begin(), op.gemms.end(),
-                                          [](const GemmView& g) { return g.n == 1 || g.k == 1; });
+      const bool degenerate =
+          std::all_of(op.gemms.begin(), op.gemms.end(), [](const GemmView& g) { return g.n == 1 || g.k == 1; });
       const auto vector_cycles = static_cast<std::int64_t>(std::ceil(2.0 * static_cast<double>(op.macs) / lanes));
       if (degenerate && vector_cycles < out.compute_cycles) {
         out.compute_cycles = vector_cycles;

@@ -48,7 +48,8 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   Entries entries;
   const int error = ini_parse(path.c_str(), collect, &entries);
   if (error > 0)
-    throw UserError(path + ":" + std::to_string(error) + ": expected 'key = value', 'key: value' or '[section]', found a line that is neither");
+    throw UserError(path + ":" + std::to_string(error) +
+                    ": expected 'key = value', 'key: value' or '[section]', found a line that is neither");
   if (error < 0) throw UserError(path + ": cannot read");
 
   const auto fail = [&path](const std::string& section, const std::string& key, const std::string& message) -> void {
@@ -79,16 +80,21 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.array.rows = static_cast<std::int64_t>(number("architecture_presets", "ArrayHeight", 1, 1 << 16));
   config.array.cols = static_cast<std::int64_t>(number("architecture_presets", "ArrayWidth", 1, 1 << 16));
   const std::string dataflow = lower(text("architecture_presets", "Dataflow"));
-  if (const auto parsed = parse_dataflow(dataflow)) config.array.dataflow = *parsed;
-  else fail("architecture_presets", "Dataflow", "expected os, ws or is, found '" + dataflow + "'" + did_you_mean_suffix(dataflow, {"os", "ws", "is"}));
+  if (const auto parsed = parse_dataflow(dataflow))
+    config.array.dataflow = *parsed;
+  else
+    fail("architecture_presets", "Dataflow",
+         "expected os, ws or is, found '" + dataflow + "'" + did_you_mean_suffix(dataflow, {"os", "ws", "is"}));
   config.ifmap_sram_kib = number("architecture_presets", "IfmapSramSzkB", 0, 1e9);
   config.filter_sram_kib = number("architecture_presets", "FilterSramSzkB", 0, 1e9);
   config.ofmap_sram_kib = number("architecture_presets", "OfmapSramSzkB", 0, 1e9);
   const auto bandwidth = entries.values.find("architecture_presets.bandwidth");
-  if (bandwidth != entries.values.end()) config.bandwidth_words_per_cycle = number("architecture_presets", "Bandwidth", 1e-6, 1e9);
+  if (bandwidth != entries.values.end())
+    config.bandwidth_words_per_cycle = number("architecture_presets", "Bandwidth", 1e-6, 1e9);
   const auto interface = entries.values.find("run_presets.interfacebandwidth");
   const std::string mode = interface == entries.values.end() ? "calc" : lower(interface->second);
-  if (mode != "calc" && mode != "user") fail("run_presets", "InterfaceBandwidth", "expected CALC or USER, found '" + interface->second + "'");
+  if (mode != "calc" && mode != "user")
+    fail("run_presets", "InterfaceBandwidth", "expected CALC or USER, found '" + interface->second + "'");
   config.user_bandwidth = mode == "user";
   if (config.user_bandwidth && config.bandwidth_words_per_cycle <= 0)
     fail("architecture_presets", "Bandwidth", "expected a bandwidth (words per cycle) with InterfaceBandwidth: USER");

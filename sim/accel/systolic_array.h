@@ -26,7 +26,7 @@
 namespace dse {
 
 enum class Dataflow { output_stationary, weight_stationary, input_stationary };
-std::string dataflow_name(Dataflow dataflow);  // "os", "ws", "is"
+std::string dataflow_name(Dataflow dataflow);                   // "os", "ws", "is"
 std::optional<Dataflow> parse_dataflow(std::string_view name);  // the inverse; nullopt for other names
 
 struct SystolicArray {

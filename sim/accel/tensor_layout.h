@@ -33,8 +33,7 @@ std::vector<std::string> padding_mode_names();
 std::optional<PaddingMode> parse_padding_mode(std::string_view name);
 
 // DRAM bytes moved per byte of a tensor with `row_bytes`-byte rows.
-double layout_dram_factor(std::int64_t row_bytes, std::int64_t line_bytes, std::int64_t access_bytes,
-                          PaddingMode mode);
+double layout_dram_factor(std::int64_t row_bytes, std::int64_t line_bytes, std::int64_t access_bytes, PaddingMode mode);
 
 // The factor for every tensor of the workload on this design (line = array.cols elements of the
 // tensor's type).

@@ -51,10 +51,13 @@ void check_utf8(const std::string& text, const std::string& file) {
   int line = 1, column = 1;
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+    std::size_t length = byte < 0x80           ? 1
+                         : (byte >> 5) == 0x6  ? 2
+                         : (byte >> 4) == 0xE  ? 3
+                         : (byte >> 3) == 0x1E ? 4
+                                               : 0;
     bool valid = length != 0 && byte != 0 && i + length <= text.size();
-    for (std::size_t k = 1; valid && k < length; ++k)
-      valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
     if (!valid) {
       std::ostringstream message;
       message << "expected UTF-8 YAML text, found byte 0x" << std::hex << static_cast<int>(byte)
@@ -80,7 +83,8 @@ std::string tab_hint(const std::string& text, int zero_based_line) {
   }
   if (start == std::string::npos) return {};
   const std::size_t indent_end = text.find_first_not_of(" \t", start);
-  const std::string indent = text.substr(start, indent_end == std::string::npos ? std::string::npos : indent_end - start);
+  const std::string indent =
+      text.substr(start, indent_end == std::string::npos ? std::string::npos : indent_end - start);
   return indent.find('\t') != std::string::npos ? " (the line is indented with a tab; YAML allows only spaces)" : "";
 }
 
@@ -129,12 +133,10 @@ class Converter {
     const std::string tag = node.Tag();
     if (tag == "!include") return include(node, mark, path);
     const bool standard_tag = tag.empty() || tag == "?" || tag == "!" || tag.starts_with("tag:yaml.org,2002:");
-    if (!standard_tag)
-      throw ConfigError(mark, path, "expected no tag or !include, found unknown tag '" + tag + "'");
+    if (!standard_tag) throw ConfigError(mark, path, "expected no tag or !include, found unknown tag '" + tag + "'");
     switch (node.Type()) {
       case YAML::NodeType::Undefined:
-      case YAML::NodeType::Null:
-        return ConfigNode::null(mark);
+      case YAML::NodeType::Null: return ConfigNode::null(mark);
       case YAML::NodeType::Scalar:
         return ConfigNode::scalar(node.Scalar(), tag == "!" || tag == "tag:yaml.org,2002:str", mark);
       case YAML::NodeType::Sequence: {
@@ -146,8 +148,7 @@ class Converter {
         ConfigNode out = ConfigNode::map(mark);
         for (const auto& pair : node) {
           const SourceMark key_mark = mark_of(pair.first, mark);
-          if (!pair.first.IsScalar())
-            throw ConfigError(key_mark, path, "expected a plain key, found a complex key");
+          if (!pair.first.IsScalar()) throw ConfigError(key_mark, path, "expected a plain key, found a complex key");
           const std::string key = pair.first.Scalar();
           if (out.mutable_child(key)) {
             throw ConfigError(key_mark, child_path(path, key),
@@ -206,9 +207,7 @@ bool is_flat(const ConfigNode& node) {
 
 void emit(YAML::Emitter& out, const ConfigNode& node) {
   switch (node.kind()) {
-    case ConfigNode::Kind::null:
-      out << YAML::Null;
-      break;
+    case ConfigNode::Kind::null: out << YAML::Null; break;
     case ConfigNode::Kind::scalar:
       if (node.quoted()) out << YAML::DoubleQuoted;
       out << node.text();

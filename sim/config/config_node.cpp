@@ -10,9 +10,7 @@
 
 namespace dse {
 
-std::string SourceMark::str() const {
-  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
+std::string SourceMark::str() const { return file + ":" + std::to_string(line) + ":" + std::to_string(column); }
 
 ConfigError::ConfigError(const SourceMark& mark, const std::string& key_path, const std::string& message)
     : UserError(mark.str() + ": " + key_path + ": " + message) {}
@@ -108,9 +106,11 @@ const ConfigNode& ConfigNode::at(std::string_view key, std::string_view what) co
   if (const ConfigNode* child = find(key)) return *child;
   // A present key that looks like a typo of the missing one is the likely culprit.
   std::string hint;
-  if (const auto typo = closest_name(key, keys())) hint = "; did you mean to write '" + std::string(key) + "' for '" + *typo + "'?";
-  throw ConfigError(mark_, child_path(path_, key),
-                    "expected key '" + std::string(key) + "' (" + std::string(what) + "), found a mapping without it" + hint);
+  if (const auto typo = closest_name(key, keys()))
+    hint = "; did you mean to write '" + std::string(key) + "' for '" + *typo + "'?";
+  throw ConfigError(
+      mark_, child_path(path_, key),
+      "expected key '" + std::string(key) + "' (" + std::string(what) + "), found a mapping without it" + hint);
 }
 
 const ConfigNode* ConfigNode::peek(std::string_view key) const {
@@ -148,8 +148,7 @@ void ConfigNode::check_unknown_keys() const {
       const std::string expected =
           valid.empty() ? "expected no keys here" : "expected one of the keys " + join_names(valid);
       throw ConfigError(entry.key_mark, child_path(path_, entry.key),
-                        expected + ", found unknown key '" + entry.key + "'" +
-                            did_you_mean_suffix(entry.key, valid));
+                        expected + ", found unknown key '" + entry.key + "'" + did_you_mean_suffix(entry.key, valid));
     }
     entry.value.check_unknown_keys();
   }
@@ -192,22 +191,30 @@ void ConfigNode::erase(std::string_view key) {
   std::erase_if(entries_, [key](const Entry& entry) { return entry.key == key; });
 }
 
-ConfigNode* ConfigNode::mutable_item(std::size_t index) {
-  return index < items_.size() ? &items_[index] : nullptr;
-}
+ConfigNode* ConfigNode::mutable_item(std::size_t index) { return index < items_.size() ? &items_[index] : nullptr; }
 
 // --- typed values ---------------------------------------------------------------------------------
 
 template <>
-std::string expected_type_name<std::string>() { return "a string"; }
+std::string expected_type_name<std::string>() {
+  return "a string";
+}
 template <>
-std::string expected_type_name<bool>() { return "true or false"; }
+std::string expected_type_name<bool>() {
+  return "true or false";
+}
 template <>
-std::string expected_type_name<int>() { return "an integer"; }
+std::string expected_type_name<int>() {
+  return "an integer";
+}
 template <>
-std::string expected_type_name<std::int64_t>() { return "an integer"; }
+std::string expected_type_name<std::int64_t>() {
+  return "an integer";
+}
 template <>
-std::string expected_type_name<double>() { return "a number"; }
+std::string expected_type_name<double>() {
+  return "a number";
+}
 
 namespace {
 

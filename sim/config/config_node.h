@@ -28,8 +28,8 @@ namespace dse {
 
 struct SourceMark {
   std::string file;
-  int line = 0;    // 1-based
-  int column = 0;  // 1-based
+  int line = 0;             // 1-based
+  int column = 0;           // 1-based
   std::string str() const;  // "file:line:col"
 };
 
@@ -114,8 +114,8 @@ class ConfigNode {
   std::string path_ = "(root)";
   std::string text_;
   bool quoted_ = false;
-  std::vector<Entry> entries_;      // maps
-  std::vector<ConfigNode> items_;   // sequences
+  std::vector<Entry> entries_;     // maps
+  std::vector<ConfigNode> items_;  // sequences
   mutable std::set<std::string, std::less<>> known_keys_;
 };
 

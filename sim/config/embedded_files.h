@@ -8,7 +8,7 @@
 namespace dse {
 
 struct EmbeddedFile {
-  std::string_view path;     // relative to the repository root: "configs/hardware/gpu/h200.yaml"
+  std::string_view path;  // relative to the repository root: "configs/hardware/gpu/h200.yaml"
   std::string_view content;
 };
 

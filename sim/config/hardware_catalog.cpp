@@ -106,10 +106,12 @@ std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
 }
 
 [[maybe_unused]] const bool spec_families_registered =
-    (FamilyCatalog::instance().add_family({"gpu", "GPU spec files in configs/hardware/gpu/ (datasheet values with sources)",
+    (FamilyCatalog::instance().add_family({"gpu",
+                                           "GPU spec files in configs/hardware/gpu/ (datasheet values with sources)",
                                            [] { return spec_entries("gpu"); }}),
-     FamilyCatalog::instance().add_family({"accel", "Accelerator template specs in configs/hardware/accel/ (FAST-style, with sources)",
-                                           [] { return spec_entries("accel"); }}),
+     FamilyCatalog::instance().add_family(
+         {"accel", "Accelerator template specs in configs/hardware/accel/ (FAST-style, with sources)",
+          [] { return spec_entries("accel"); }}),
      true);
 
 }  // namespace

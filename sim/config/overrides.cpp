@@ -15,9 +15,7 @@ struct Step {
   int column = 1;  // where this step starts within the argument
 };
 
-SourceMark flag_mark(int flag_number, int column) {
-  return {"(-p #" + std::to_string(flag_number) + ")", 1, column};
-}
+SourceMark flag_mark(int flag_number, int column) { return {"(-p #" + std::to_string(flag_number) + ")", 1, column}; }
 
 std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
   std::vector<Step> steps;
@@ -39,7 +37,8 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
       if (i + 1 < path.size() && path[i + 1] == '"') {  // ["a key with dots or [brackets]"]
         const std::size_t key_start = i + 2;
         const std::size_t close = path.find("\"]", key_start);
-        if (close == std::string::npos || close == key_start) bad("a malformed [\"KEY\"] (a non-empty key in double quotes)");
+        if (close == std::string::npos || close == key_start)
+          bad("a malformed [\"KEY\"] (a non-empty key in double quotes)");
         steps.push_back({path.substr(key_start, close - key_start), 0, false, static_cast<int>(key_start) + 1});
         i = close + 2;
         continue;
@@ -82,7 +81,8 @@ void apply_override(ConfigNode& root, const std::string& assignment, int flag_nu
   }
   const std::string key_path = assignment.substr(0, equals);
   const std::vector<Step> steps = parse_key_path(key_path, flag_number);
-  ConfigNode value = parse_yaml_value(assignment.substr(equals + 1), flag_mark(flag_number, static_cast<int>(equals) + 2));
+  ConfigNode value =
+      parse_yaml_value(assignment.substr(equals + 1), flag_mark(flag_number, static_cast<int>(equals) + 2));
 
   if (!root.is_map()) {
     throw ConfigError(root.mark(), root.path(),
@@ -95,8 +95,7 @@ void apply_override(ConfigNode& root, const std::string& assignment, int flag_nu
     if (!steps[s].is_index) {
       const std::string* key = &steps[s].key;
       if (!node->is_map()) {
-        throw ConfigError(here, node->path(),
-                          "expected a mapping to set '" + *key + "' in, found " + node->describe());
+        throw ConfigError(here, node->path(), "expected a mapping to set '" + *key + "' in, found " + node->describe());
       }
       if (last) {
         node->set(*key, std::move(value), here);
@@ -111,13 +110,14 @@ void apply_override(ConfigNode& root, const std::string& assignment, int flag_nu
     } else {
       const std::size_t index = steps[s].index;
       if (!node->is_sequence()) {
-        throw ConfigError(here, node->path(), "expected a sequence to index with [" + std::to_string(index) +
-                                                  "], found " + node->describe());
+        throw ConfigError(
+            here, node->path(),
+            "expected a sequence to index with [" + std::to_string(index) + "], found " + node->describe());
       }
       if (index > node->item_count()) {
-        throw ConfigError(here, item_path(node->path(), index),
-                          "expected an index in [0, " + std::to_string(node->item_count()) + "], found " +
-                              std::to_string(index));
+        throw ConfigError(
+            here, item_path(node->path(), index),
+            "expected an index in [0, " + std::to_string(node->item_count()) + "], found " + std::to_string(index));
       }
       if (index == node->item_count()) {
         node->append(last ? std::move(value) : ConfigNode::map(here));

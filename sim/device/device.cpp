@@ -12,7 +12,8 @@ std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::s
   for (const auto& kind : kinds)
     if (device.peek(kind)) present.push_back(kind);
   if (present.empty())
-    device.fail("expected the key of a device kind (" + join_names(kinds) + "), e.g. {gpu: h200} or {accelerator: tpu_v3_like}, found none");
+    device.fail("expected the key of a device kind (" + join_names(kinds) +
+                "), e.g. {gpu: h200} or {accelerator: tpu_v3_like}, found none");
   if (present.size() > 1)
     device.find(present[1])->fail("expected one device kind in device, found " + join_names(present));
   return DeviceRegistry::instance().find(present.front())->factory(device, config_file, cache);

@@ -7,8 +7,8 @@ namespace dse {
 
 void Engine::schedule_at(TimePs time, Action action) {
   if (time < now_) {
-    throw std::logic_error("event scheduled at " + std::to_string(time) + " ps, before now (" +
-                           std::to_string(now_) + " ps)");
+    throw std::logic_error("event scheduled at " + std::to_string(time) + " ps, before now (" + std::to_string(now_) +
+                           " ps)");
   }
   events_.push({time, next_sequence_++, std::move(action)});
 }

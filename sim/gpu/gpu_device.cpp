@@ -16,7 +16,9 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, std::optional<Kerne
     : spec_(std::move(spec)), timing_model_(std::move(timing_model)), files_(std::move(files)) {
   const auto* entry = GpuTimingRegistry::instance().find(timing_model_);
   if (!entry) throw std::logic_error("timing model '" + timing_model_ + "' not registered");
-  const auto make = [&] { return std::shared_ptr<const GpuTimingModel>(entry->factory(spec_, calibration, calibration_file)); };
+  const auto make = [&] {
+    return std::shared_ptr<const GpuTimingModel>(entry->factory(spec_, calibration, calibration_file));
+  };
   if (files_.empty() || !cache) {  // a spec assembled in code: nothing identifies it to share by
     timing_ = make();
     return;
@@ -30,16 +32,17 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, std::optional<Kerne
 
 std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, const std::string& config_file,
                                                      RunCache& cache) {
-  const std::string gpu_file =
-      find_hardware_spec_file(device.at("gpu", "a GPU spec name such as h200, or a .yaml file"), "gpu", "GPU spec", config_file);
+  const std::string gpu_file = find_hardware_spec_file(
+      device.at("gpu", "a GPU spec name such as h200, or a .yaml file"), "gpu", "GPU spec", config_file);
   std::string calibration_file;
   if (const ConfigNode* file = device.find("calibration")) {
     calibration_file = resolve_config_path(config_file, file->as<std::string>());
     if (!config_file_exists(calibration_file))
       file->fail("expected an existing calibration file, found no file '" + calibration_file + "'");
   }
-  const std::string timing_model =
-      device.param<std::string>("timing_model").one_of(GpuTimingRegistry::instance().names(), "a timing model").with_default("kernel");
+  const std::string timing_model = device.param<std::string>("timing_model")
+                                       .one_of(GpuTimingRegistry::instance().names(), "a timing model")
+                                       .with_default("kernel");
   std::vector<HardwareFile> files = {{gpu_file, read_config_bytes(gpu_file)}};
   GpuSpec spec = read_gpu_spec(load_config_file(gpu_file));
   std::optional<KernelCalibration> calibration;
@@ -50,17 +53,20 @@ std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, c
     // A fit to one GPU's kernels describes that GPU; a fit to several is meant to carry over.
     const auto fitted_on = kernel_calibration_fitted_on(file);
     if (fitted_on.size() == 1 && fitted_on.front() != spec.name)
-      device.find("calibration")->fail("expected a calibration fitted on " + spec.name + " or on several GPUs, found one fitted on " +
-                                       fitted_on.front() + " only (" + calibration_file +
-                                       "); fit one on this GPU's measurements with dse validate kernels --fit --save-calibration");
+      device.find("calibration")
+          ->fail("expected a calibration fitted on " + spec.name + " or on several GPUs, found one fitted on " +
+                 fitted_on.front() + " only (" + calibration_file +
+                 "); fit one on this GPU's measurements with dse validate kernels --fit --save-calibration");
   }
   const std::string spec_name = spec.name;
   auto gpu = std::make_shared<const GpuDevice>(std::move(spec), timing_model, std::move(calibration), calibration_file,
                                                std::move(files), &cache);
   if (!calibration_file.empty() && !gpu->timing().uses_calibration())
-    device.find("calibration")->fail("expected no calibration with timing_model " + timing_model +
-                                     ", which has no fitted parameters to take from it (the kernel model does: "
-                                     "timing_model: kernel), found " + calibration_file);
+    device.find("calibration")
+        ->fail("expected no calibration with timing_model " + timing_model +
+               ", which has no fitted parameters to take from it (the kernel model does: "
+               "timing_model: kernel), found " +
+               calibration_file);
   return gpu;
 }
 

@@ -23,7 +23,7 @@ struct Tile {
 // linear output on ampere_sgemm_128x64 runs grid 20 x 16 = 2,560 / 128 x 1,024 / 64). The table
 // lists each as rows x columns of C.
 constexpr Tile kTiles[] = {
-    {128, 128, 256, 128, 8, 8}, {64, 128, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8},  {32, 128, 256, 64, 4, 4},
+    {128, 128, 256, 128, 8, 8}, {64, 128, 128, 128, 8, 8}, {64, 64, 64, 128, 8, 8}, {32, 128, 256, 64, 4, 4},
     {128, 32, 256, 64, 4, 4},   {32, 64, 256, 48, 4, 2},   {32, 32, 128, 48, 4, 2},
 };
 
@@ -41,7 +41,7 @@ std::span<const Tile> batched_sgemm_tiles(GpuArchitecture architecture) {
   static constexpr Tile kVolta[] = {kTiles[1], kTiles[2], kTiles[3], kTiles[4]};  // named 128x64 ... 128x32
   switch (architecture) {
     case GpuArchitecture::ampere:
-    case GpuArchitecture::ada: return {&kTiles[0], 1};  // 128 x 128
+    case GpuArchitecture::ada: return {&kTiles[0], 1};     // 128 x 128
     case GpuArchitecture::pascal: return {&kTiles[1], 1};  // 64 rows x 128 columns
     case GpuArchitecture::volta:
     case GpuArchitecture::turing: return kVolta;
@@ -73,8 +73,8 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
                                double extra_bytes, const KernelTimer& timer, bool strided_batched) {
   std::vector<Kernel> best;
   double best_seconds = std::numeric_limits<double>::infinity();
-  const double operand_bytes =
-      element_bytes * static_cast<double>(gemm.batch) * static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
+  const double operand_bytes = element_bytes * static_cast<double>(gemm.batch) *
+                               static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
   const bool batched_call = strided_batched && gemm.batch > 1;
   const std::span<const Tile> candidates =
       batched_call && !tensor_cores ? batched_sgemm_tiles(timer.spec().architecture) : std::span<const Tile>(kTiles);
@@ -85,7 +85,8 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
     Kernel resources;
     resources.threads_per_block = tile.threads;
     resources.registers_per_thread = tile.registers;
-    resources.shared_bytes_per_block = static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
+    resources.shared_bytes_per_block =
+        static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
     const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
     const std::int64_t one_wave = blocks_per_wave(resources, timer.spec().sm, timer.spec().sm_count);
     for (std::int64_t split = 1; split <= max_split; split *= 2) {
@@ -94,8 +95,8 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
       // on the A100 only grids of at most 120 tiles, on the P100 at most 384, are split).
       if (split > 1 && tiles >= one_wave) break;
       Kernel kernel = resources;
-      kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
-                    (split > 1 ? "_splitk" + std::to_string(split) : "");
+      kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" +
+                    std::to_string(tile.n) + (split > 1 ? "_splitk" + std::to_string(split) : "");
       kernel.blocks = tiles * split;
       // A SIMT (CUDA-core) main loop issues a x b FFMAs per k step and, per 8 steps, 6 instructions
       // that cannot dual-issue with them (loop count, compare, branch, pointer swaps); its shared
@@ -155,8 +156,8 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     const bool strided_batched = op.kind == OpKind::matmul;
     for (std::size_t i = 0; i < op.gemms.size(); ++i) {
       const double extra_bytes = i == 0 ? extra : 0.0;
-      const GemmLoweringCache::Key key{op.gemms[i].batch, op.gemms[i].m, op.gemms[i].n, op.gemms[i].k, type, tensor,
-                                       element_bytes, extra_bytes, strided_batched};
+      const GemmLoweringCache::Key key{op.gemms[i].batch, op.gemms[i].m, op.gemms[i].n,  op.gemms[i].k, type, tensor,
+                                       element_bytes,     extra_bytes,   strided_batched};
       auto cached = cache ? cache->find(key) : std::nullopt;
       if (!cached) {
         cached = lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched);

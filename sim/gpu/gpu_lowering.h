@@ -34,7 +34,8 @@ namespace dse {
 // threads. One cache belongs to one KernelTimer (the best tile depends on its GPU and calibration).
 class GemmLoweringCache {
  public:
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool>;
+  using Key =
+      std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool>;
   std::optional<std::vector<Kernel>> find(const Key& key) const;
   void store(const Key& key, std::vector<Kernel> kernels);
 

@@ -13,8 +13,8 @@ namespace {
 constexpr std::array<const char*, 5> kCudaTypes{"fp64", "fp32", "fp16", "bf16", "int8"};
 constexpr std::array<const char*, 6> kTensorTypes{"fp64", "tf32", "fp16", "bf16", "fp8", "int8"};
 
-std::map<std::string, double> read_table(const ConfigNode& table, std::span<const char* const> types,
-                                         double low, double high) {
+std::map<std::string, double> read_table(const ConfigNode& table, std::span<const char* const> types, double low,
+                                         double high) {
   table.expect_map("values by compute type");
   std::map<std::string, double> out;
   for (const char* type : types) {
@@ -96,7 +96,9 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   }
   spec.idle_w = root.param<double>("idle_w").in_range(0, spec.tdp_w).optional();
   const ConfigNode& sm = root.at("sm", "per-SM limits");
-  sm.expect_map("per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib, warp_schedulers");
+  sm.expect_map(
+      "per-SM limits: max_threads, max_blocks, registers, shared_memory_kib, max_shared_per_block_kib, "
+      "warp_schedulers");
   spec.sm.max_threads = sm.param<int>("max_threads").in_range(32, 65536).required();
   spec.sm.max_blocks = sm.param<int>("max_blocks").in_range(1, 1024).required();
   spec.sm.registers = sm.param<int>("registers").in_range(1024, 1 << 22).required();
@@ -115,7 +117,8 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
 
 std::vector<GpuSpec> read_catalog_gpu_specs(const HardwareCatalog& catalog) {
   std::vector<GpuSpec> specs;
-  for (const auto& name : catalog.names("gpu")) specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  for (const auto& name : catalog.names("gpu"))
+    specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
   return specs;
 }
 

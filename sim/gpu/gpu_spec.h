@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "models/tensor.h"
 #include "models/base/enum_table.h"
+#include "models/tensor.h"
 #include "sim/config/config_node.h"
 
 namespace dse {
@@ -18,10 +18,10 @@ namespace dse {
 struct SmLimits {
   int max_threads = 0;
   int max_blocks = 0;
-  int registers = 0;             // 32-bit registers per SM
-  int shared_memory_kib = 0;     // shared memory per SM usable by blocks
+  int registers = 0;          // 32-bit registers per SM
+  int shared_memory_kib = 0;  // shared memory per SM usable by blocks
   int max_shared_per_block_kib = 0;
-  int warp_schedulers = 0;       // warp schedulers (SM partitions), each issuing to its own share of the lanes
+  int warp_schedulers = 0;  // warp schedulers (SM partitions), each issuing to its own share of the lanes
 };
 
 // The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.
@@ -48,7 +48,7 @@ struct GpuSpec {
   std::vector<std::string> device_names;  // what the driver reports, e.g. "Tesla T4"
   GpuArchitecture architecture = GpuArchitecture::ampere;
   double compute_capability = 0;
-  double process_nm = 0;       // lithography node, nm
+  double process_nm = 0;  // lithography node, nm
   int sm_count = 0;
   double base_clock_mhz = 0;   // the clock guaranteed at TDP under load
   double boost_clock_mhz = 0;  // the highest SM clock

@@ -13,8 +13,8 @@ Occupancy occupancy(const Kernel& kernel, const SmLimits& sm) {
   const int registers_per_warp = (kernel.registers_per_thread * 32 + 255) / 256 * 256;
   const int by_threads = sm.max_threads / std::max(1, kernel.threads_per_block);
   const int by_registers = registers_per_warp > 0 ? sm.registers / (registers_per_warp * warps) : sm.max_blocks;
-  const int by_shared = kernel.shared_bytes_per_block > 0 ? sm.shared_memory_kib * 1024 / kernel.shared_bytes_per_block
-                                                          : sm.max_blocks;
+  const int by_shared =
+      kernel.shared_bytes_per_block > 0 ? sm.shared_memory_kib * 1024 / kernel.shared_bytes_per_block : sm.max_blocks;
   Occupancy result{sm.max_blocks, "blocks"};
   const auto limit = [&result](int value, const char* why) {
     if (value < result.blocks_per_sm) result = {value, why};

@@ -9,16 +9,16 @@
 namespace dse {
 
 struct Kernel {
-  std::string name;               // e.g. "sgemm_128x64_splitk3", "elementwise", "layernorm"
-  std::int64_t blocks = 1;        // grid size (x * y * z)
+  std::string name;         // e.g. "sgemm_128x64_splitk3", "elementwise", "layernorm"
+  std::int64_t blocks = 1;  // grid size (x * y * z)
   int threads_per_block = 128;
   int registers_per_thread = 32;
   int shared_bytes_per_block = 0;
-  double flops = 0;               // arithmetic of the whole launch
-  double dram_bytes = 0;          // DRAM traffic of the whole launch
-  double l2_hit_bytes = 0;        // further reads the L2 serves (re-reads that miss L1 but hit L2)
+  double flops = 0;         // arithmetic of the whole launch
+  double dram_bytes = 0;    // DRAM traffic of the whole launch
+  double l2_hit_bytes = 0;  // further reads the L2 serves (re-reads that miss L1 but hit L2)
   std::string compute_type = "fp32";
-  bool matrix = false;            // runs on tensor cores when the type has them
+  bool matrix = false;  // runs on tensor cores when the type has them
 };
 
 // How many blocks of `kernel` fit on one SM at once, and by what limit.
@@ -32,8 +32,8 @@ Occupancy occupancy(const Kernel& kernel, const SmLimits& sm);
 
 // Full waves and the blocks in the last (tail) wave, for `blocks_per_sm` x `sm_count` slots.
 struct Waves {
-  std::int64_t count = 0;         // including a partial tail wave
-  std::int64_t tail_blocks = 0;   // blocks in the last wave (= a full wave when it divides)
+  std::int64_t count = 0;        // including a partial tail wave
+  std::int64_t tail_blocks = 0;  // blocks in the last wave (= a full wave when it divides)
 };
 Waves waves(std::int64_t blocks, int blocks_per_sm, int sm_count);
 

@@ -62,7 +62,8 @@ std::string kernel_calibration_yaml(const KernelCalibration& calibration, const 
   std::string yaml = "calibration: kernel_timer\nfitted_on: [";
   for (std::size_t i = 0; i < fitted_on.size(); ++i) yaml += (i ? ", " : "") + fitted_on[i];
   yaml += "]\nsource: \"" + source + "\"\nparameters:\n";
-  for (const auto& [name, value] : kernel_calibration_parameters(calibration)) yaml += fmt::format("  {}: {:.6g}\n", name, value);
+  for (const auto& [name, value] : kernel_calibration_parameters(calibration))
+    yaml += fmt::format("  {}: {:.6g}\n", name, value);
   return yaml;
 }
 

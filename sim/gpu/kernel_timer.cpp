@@ -48,9 +48,9 @@ double KernelTimer::gemm_clock_mhz(const std::string& compute_type) const {
 double KernelTimer::flops_per_clock(const std::string& compute_type, bool matrix) const {
   const bool on_cuda_cores =
       !(matrix && compute_type != "fp32" && spec_.tensor_core_flops_per_clock.contains(compute_type));
-  return on_cuda_cores && compute_type == "fp32" ? sgemm_flops_per_clock()
-                                                 : spec_.flops_per_clock_per_sm(compute_type, matrix)
-                                                       .value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  return on_cuda_cores && compute_type == "fp32"
+             ? sgemm_flops_per_clock()
+             : spec_.flops_per_clock_per_sm(compute_type, matrix).value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
 }
 
 KernelTime KernelTimer::time(const Kernel& kernel) const {
@@ -82,8 +82,7 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
     const double warps = static_cast<double>(per_sm * warps_per_block);
     const double latency_hiding =
         std::min(1.0, warps / (spec_.sm.warp_schedulers * calibration_.saturating_warps_per_scheduler));
-    const double block_overhead_s =
-        kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
+    const double block_overhead_s = kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
     const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s);
     const double memory = static_cast<double>(blocks) * (block_bytes / bandwidth + block_l2_seconds);
     compute_total += compute;

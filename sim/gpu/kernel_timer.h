@@ -21,8 +21,8 @@ struct KernelCalibration {
   // Fraction of the SM's peak FLOP rate a GEMM main loop reaches, beyond the SIMT per-thread
   // tile's issue cost (sim/gpu/gpu_lowering.h).
   double gemm_efficiency = 0.946;
-  double vector_efficiency = 0.60;     // the same for elementwise / reduction kernels
-  double memory_efficiency = 0.737;    // fraction of DRAM bandwidth a streaming kernel reaches
+  double vector_efficiency = 0.60;   // the same for elementwise / reduction kernels
+  double memory_efficiency = 0.737;  // fraction of DRAM bandwidth a streaming kernel reaches
   // Bytes per SM per clock that re-reads missing L1 but hitting L2 arrive at (the L2's slices
   // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
   // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,

@@ -25,7 +25,8 @@ ConfigNode tensor_entry(const Tensor& t, bool with_parameter) {
   entry.set("shape", ints(t.shape), kNowhere);
   entry.set("dtype", scalar(std::string(dtype_name(t.dtype))), kNowhere);
   if (with_parameter) entry.set("parameter", scalar(t.parameter ? "true" : "false"), kNowhere);
-  if (t.layout != default_layout(t.shape.size())) entry.set("layout", scalar(std::string(layout_name(t.layout))), kNowhere);
+  if (t.layout != default_layout(t.shape.size()))
+    entry.set("layout", scalar(std::string(layout_name(t.layout))), kNowhere);
   return entry;
 }
 
@@ -61,8 +62,10 @@ std::string graph_to_yaml(const Graph& graph) {
   for (TensorId id = 0; id < graph.tensors().size(); ++id) {
     const Tensor& t = graph.tensor(id);
     if (graph.producer(id)) continue;
-    if (t.constant) constants.append(tensor_entry(t, true));
-    else inputs.append(tensor_entry(t, false));
+    if (t.constant)
+      constants.append(tensor_entry(t, true));
+    else
+      inputs.append(tensor_entry(t, false));
   }
   root.set("inputs", std::move(inputs), kNowhere);
   root.set("constants", std::move(constants), kNowhere);
@@ -93,9 +96,9 @@ Graph graph_from_yaml(const ConfigNode& root) {
   for (const auto& entry : root.at("inputs", "a list of graph inputs").items()) {
     entry.expect_map("an input: name, shape, dtype");
     const Shape shape = read_shape(entry.at("shape", "a list of dims"));
-    const std::string layout =
-        entry.param<std::string>("layout").one_of({"plain", "nchw", "nhwc"}, "a layout").with_default(
-            std::string(layout_name(default_layout(shape.size()))));
+    const std::string layout = entry.param<std::string>("layout")
+                                   .one_of({"plain", "nchw", "nhwc"}, "a layout")
+                                   .with_default(std::string(layout_name(default_layout(shape.size()))));
     declare(entry, graph.add_input(entry.param<std::string>("name").required(), shape, read_dtype(entry),
                                    *parse_layout(layout)));
   }
@@ -132,7 +135,8 @@ Graph graph_from_yaml(const ConfigNode& root) {
         std::vector<std::int64_t> list;
         for (const auto& item : value.items()) list.push_back(item.as<std::int64_t>());
         attributes[key] = list;
-      } else if (value.is_scalar() && !value.quoted() && value.text().find_first_not_of("-0123456789") == std::string::npos) {
+      } else if (value.is_scalar() && !value.quoted() &&
+                 value.text().find_first_not_of("-0123456789") == std::string::npos) {
         attributes[key] = value.as<std::int64_t>();
       } else {
         attributes[key] = value.as<std::string>();

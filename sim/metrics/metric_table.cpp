@@ -12,7 +12,9 @@ void MetricTable::set(std::string_view name, double value) {
     }
   }
   const MetricInfo* info = find_metric(name);
-  if (!info) throw std::logic_error("metric '" + std::string(name) + "' is not in the metric catalog (sim/metrics/metric_catalog.cpp)");
+  if (!info)
+    throw std::logic_error("metric '" + std::string(name) +
+                           "' is not in the metric catalog (sim/metrics/metric_catalog.cpp)");
   entries_.push_back({std::string(name), value, info});
 }
 

@@ -16,7 +16,8 @@ AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_pat
   const fs::path parent = fs::path(final_path_).parent_path();
   std::error_code error;
   if (!parent.empty()) fs::create_directories(parent, error);
-  if (error) throw UserError(final_path_ + ": cannot write: cannot create folder " + parent.string() + ": " + error.message());
+  if (error)
+    throw UserError(final_path_ + ": cannot write: cannot create folder " + parent.string() + ": " + error.message());
   if (fs::is_directory(final_path_, error)) throw UserError(final_path_ + ": cannot write: is a directory");
   temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
 }

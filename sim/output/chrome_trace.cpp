@@ -9,11 +9,17 @@ namespace dse {
 
 std::string chrome_trace_json(const RunResult& result) {
   nlohmann::json events = nlohmann::json::array();
-  events.push_back({{"ph", "M"}, {"pid", 0}, {"name", "process_name"}, {"args", {{"name", result.device_kind + " " + result.device}}}});
+  events.push_back({{"ph", "M"},
+                    {"pid", 0},
+                    {"name", "process_name"},
+                    {"args", {{"name", result.device_kind + " " + result.device}}}});
   std::set<int> streams;
   for (const auto& op : result.ops) streams.insert(op.stream);
   for (const int stream : streams) {
-    events.push_back({{"ph", "M"}, {"pid", 0}, {"tid", stream}, {"name", "thread_name"},
+    events.push_back({{"ph", "M"},
+                      {"pid", 0},
+                      {"tid", stream},
+                      {"name", "thread_name"},
                       {"args", {{"name", "stream " + std::to_string(stream)}}}});
   }
   for (const auto& op : result.ops) {

@@ -85,8 +85,8 @@ void Hdf5File::group(const std::string& path) {
 void Hdf5File::string(const std::string& path, const std::string& value) {
   const Handle type = string_type();
   const Handle space(H5Screate(H5S_SCALAR), H5Sclose, path);
-  const Handle set(H5Dcreate2(static_cast<hid_t>(file_), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT),
+  const Handle set(H5Dcreate2(static_cast<hid_t>(file_), path.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
                    H5Dclose, path);
   const char* data = value.c_str();
   check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), path);

@@ -26,12 +26,15 @@ void write_summary(Hdf5File& file, const RunResult& result) {
   file.group("/summary/models");
   const auto& rows = result.models;
   file.strings("/summary/models/name", column(rows, [](const ModelResult& m) { return m.name; }));
-  file.integers("/summary/models/batch", column(rows, [](const ModelResult& m) { return std::int64_t{m.params.batch}; }));
-  file.strings("/summary/models/dtype", column(rows, [](const ModelResult& m) { return std::string(dtype_name(m.params.dtype)); }));
+  file.integers("/summary/models/batch",
+                column(rows, [](const ModelResult& m) { return std::int64_t{m.params.batch}; }));
+  file.strings("/summary/models/dtype",
+               column(rows, [](const ModelResult& m) { return std::string(dtype_name(m.params.dtype)); }));
   file.integers("/summary/models/params", column(rows, [](const ModelResult& m) { return m.total.params; }));
   file.integers("/summary/models/macs", column(rows, [](const ModelResult& m) { return m.total.macs; }));
   file.doubles("/summary/models/latency_ms", column(rows, [](const ModelResult& m) { return m.latency_ms(); }));
-  file.doubles("/summary/models/throughput_per_s", column(rows, [](const ModelResult& m) { return m.throughput_per_s(); }));
+  file.doubles("/summary/models/throughput_per_s",
+               column(rows, [](const ModelResult& m) { return m.throughput_per_s(); }));
 }
 
 void write_ops(Hdf5File& file, const RunResult& result) {

@@ -26,12 +26,13 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
                            {"timing_model", result.timing_model},
                            {"calibration", result.calibration}};
   for (const auto& [key, value] : result.device_settings) device[key] = value;
-  return {{"experiment", result.experiment},
-          {"device", device},
-          {"schedule", result.schedule},
-          {"models", models},
-          {"metrics", metrics_json(result.metrics)},
-          {"output", experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path)}};
+  return {
+      {"experiment", result.experiment},
+      {"device", device},
+      {"schedule", result.schedule},
+      {"models", models},
+      {"metrics", metrics_json(result.metrics)},
+      {"output", experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path)}};
 }
 
 }  // namespace dse

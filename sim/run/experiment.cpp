@@ -29,9 +29,11 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   workload.expect_map("the workload: models");
   const ConfigNode& models = workload.at("models", "a sequence of models");
   if (models.items().empty()) models.fail("expected at least one model, found an empty sequence");
-  for (const auto& model : models.items()) experiment.models.push_back(read_model_entry(model, config_file, *experiment.cache));
+  for (const auto& model : models.items())
+    experiment.models.push_back(read_model_entry(model, config_file, *experiment.cache));
 
-  const ConfigNode& device = root.at("device", "a mapping naming the hardware, e.g. {gpu: h200} or {accelerator: tpu_v3_like}");
+  const ConfigNode& device =
+      root.at("device", "a mapping naming the hardware, e.g. {gpu: h200} or {accelerator: tpu_v3_like}");
   device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, padding, spec overrides}");
   experiment.device = read_device(device, config_file, *experiment.cache);
   experiment.device->check_models(experiment.models, models);

@@ -20,9 +20,9 @@ namespace dse {
 
 // One model of the workload: a zoo model or an ONNX file, built (and so validated) when read.
 struct ModelRequest {
-  std::string name;       // zoo model name, or the model file's stem
+  std::string name;        // zoo model name, or the model file's stem
   std::string model_file;  // the model file (ONNX, YAML graph or SCALE-Sim topology); "" for zoo models
-  ModelParams params;     // for file models only batch (the first input's leading dimension) and dtype
+  ModelParams params;      // for file models only batch (the first input's leading dimension) and dtype
   std::shared_ptr<const Graph> graph;
 };
 

@@ -55,7 +55,8 @@ ModelRequest read_file_model(const ConfigNode& node, const std::string& config_f
   ModelRequest model;
   const ConfigNode& file = node.at(key, "a model file");
   model.model_file = resolve_config_path(config_file, file.as<std::string>());
-  if (!config_file_exists(model.model_file)) file.fail("expected an existing model file, found no file '" + model.model_file + "'");
+  if (!config_file_exists(model.model_file))
+    file.fail("expected an existing model file, found no file '" + model.model_file + "'");
   ModelFileOptions options;
   if (key == "onnx") {
     if (const ConfigNode* shapes = node.find("input_shapes")) {
@@ -72,7 +73,8 @@ ModelRequest read_file_model(const ConfigNode& node, const std::string& config_f
     }
   }
   if (key == "scalesim_topology") {
-    const std::string form = node.param<std::string>("form").one_of({"auto", "conv", "gemm"}, "a topology form").with_default("auto");
+    const std::string form =
+        node.param<std::string>("form").one_of({"auto", "conv", "gemm"}, "a topology form").with_default("auto");
     options.form = form == "conv" ? TopologyForm::conv : form == "gemm" ? TopologyForm::gemm : TopologyForm::automatic;
   }
   if (key != "graph") {
@@ -96,7 +98,8 @@ ModelRequest read_zoo_model(const ConfigNode& node, RunCache& cache) {
   ModelRequest model;
   model.name = node.param<std::string>("name").one_of(ModelRegistry::instance().names(), "a model name").required();
   model.params.batch = node.param<int>("batch").in_range(1, kMaxBatch).with_default(1);
-  const std::string dtype = node.param<std::string>("dtype").one_of(compute_dtype_names(), "a dtype").with_default("fp32");
+  const std::string dtype =
+      node.param<std::string>("dtype").one_of(compute_dtype_names(), "a dtype").with_default("fp32");
   model.params.dtype = *parse_dtype(dtype);
   model.params.resolution = node.param<int>("resolution").in_range(kMinResolution, kMaxResolution).with_default(0);
   model.params.seq_len = node.param<int>("seq_len").in_range(1, kMaxSeqLen).with_default(0);

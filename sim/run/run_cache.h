@@ -30,7 +30,8 @@ class RunCache {
     {
       const std::lock_guard lock(mutex_);
       const auto& values = kinds_[std::string(kind)].values;
-      if (const auto it = values.find(key); it != values.end()) return std::static_pointer_cast<const Value>(it->second);
+      if (const auto it = values.find(key); it != values.end())
+        return std::static_pointer_cast<const Value>(it->second);
     }
     std::shared_ptr<const Value> value = make();
     const std::lock_guard lock(mutex_);

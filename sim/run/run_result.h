@@ -53,7 +53,7 @@ struct RunResult {
   std::vector<OpRecord> ops;  // one row per kernel, in launch order per stream
   std::string schedule;       // "single_stream" or "stream_per_model"
   TimePs makespan_ps = 0;
-  MetricTable metrics;        // every number the run reports (sim/metrics/metric_catalog.h)
+  MetricTable metrics;  // every number the run reports (sim/metrics/metric_catalog.h)
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.

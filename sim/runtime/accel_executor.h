@@ -37,11 +37,11 @@ class AccelExecutor {
     std::size_t queue;
     std::size_t index;  // in its queue
     TimePs start;
-    double remaining;   // fraction of the task left
+    double remaining;  // fraction of the task left
   };
   void launch_next(std::size_t q);
-  void advance();      // progresses the running tasks to now
-  void reschedule();   // plans the next completion event
+  void advance();     // progresses the running tasks to now
+  void reschedule();  // plans the next completion event
 
   Engine& engine_;
   std::vector<std::vector<AccelTask>> queues_;

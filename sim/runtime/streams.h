@@ -45,7 +45,7 @@ class StreamRuntime {
     std::deque<std::variant<Launch, Record, Wait>> queue;
   };
   struct Event {
-    bool recorded = false;   // a record has been enqueued
+    bool recorded = false;  // a record has been enqueued
     bool completed = false;
     std::vector<int> waiting_streams;
   };

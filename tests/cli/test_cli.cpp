@@ -4,8 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "models/base/csv_table.h"
 #include "sim/gpu/kernel_timer.h"
@@ -52,8 +52,9 @@ TEST(Cli, QuietPrintsNothingAndDefaultIsTheEmbeddedQuickstart) {
 }
 
 TEST(Cli, OverridesMayComeBeforeTheConfigPath) {
-  const CliResult result = run_dse("run -p output= -p 'workload.models[0].batch=2' "
-                                   "configs/experiments/quickstart.yaml --json -q");
+  const CliResult result = run_dse(
+      "run -p output= -p 'workload.models[0].batch=2' "
+      "configs/experiments/quickstart.yaml --json -q");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(nlohmann::json::parse(result.out)["models"][0]["batch"], 2);
 }
@@ -61,7 +62,8 @@ TEST(Cli, OverridesMayComeBeforeTheConfigPath) {
 TEST(Cli, TraceAndResultFilesAreWritten) {
   const fs::path dir = fs::temp_directory_path() / ("dse_cli_outputs_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const CliResult result = run_dse("run -q -p output=" + (dir / "r.h5").string() + " --trace " + (dir / "t.json").string());
+  const CliResult result =
+      run_dse("run -q -p output=" + (dir / "r.h5").string() + " --trace " + (dir / "t.json").string());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(fs::exists(dir / "r.h5"));
   const auto trace = nlohmann::json::parse(read_text((dir / "t.json").string()));
@@ -104,7 +106,8 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
     if (table.text(row, table.column("device")) != "t4") continue;
     sum += std::abs(table.number(row, table.column("error_pct")));
     // dse's launch beside the measured one: one block per row for layer norm, as PyTorch launches.
-    EXPECT_EQ(table.integer(row, table.column("predicted_blocks")), table.integer(row, table.column("measured_blocks")));
+    EXPECT_EQ(table.integer(row, table.column("predicted_blocks")),
+              table.integer(row, table.column("measured_blocks")));
     ++rows;
   }
   EXPECT_NEAR(t4["mape_pct"].get<double>(), sum / rows, 0.01);
@@ -119,7 +122,8 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
   const auto& affine = json["affine_floor"];
   EXPECT_GT(affine["floor"]["t4"]["ln"]["rows"].get<int>(), floor_rows);
   EXPECT_EQ(affine["model"]["t4"]["ln"]["rows"], affine["floor"]["t4"]["ln"]["rows"]);
-  EXPECT_LE(affine["floor"]["t4"]["ln"]["mape_pct"].get<double>(), affine["model"]["t4"]["ln"]["mape_pct"].get<double>());
+  EXPECT_LE(affine["floor"]["t4"]["ln"]["mape_pct"].get<double>(),
+            affine["model"]["t4"]["ln"]["mape_pct"].get<double>());
   // The clocks behind the predictions: the T4's SGEMM (FP16 / SGEMM rate 8, the reference) at its
   // 585 MHz base x the default headroom, its FP16 tensor-core GEMMs (the heaviest load) at the base
   // clock; the P100 has no tensor cores.
@@ -151,7 +155,8 @@ TEST(Cli, ValidateKernelsRefusesRowsItCannotUse) {
   std::ofstream(csv) << header << "ln,0.8,Tesla K80,k,64,1,1,32,4,1,64,1024\n";
   const CliResult unknown = run_dse("validate kernels " + csv.string() + " --fit");
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("no row's Device is listed in a GPU spec's device_names (found 'Tesla K80')"), std::string::npos)
+  EXPECT_NE(unknown.err.find("no row's Device is listed in a GPU spec's device_names (found 'Tesla K80')"),
+            std::string::npos)
       << unknown.err;
   // Leaving one GPU out needs another to fit on.
   std::ofstream(csv) << header << "ln,0.8,Tesla T4,k,64,1,1,32,4,1,64,1024\n";
@@ -172,7 +177,8 @@ TEST(Cli, ValidateE2eNamesTheCellOfABadConfigOrLatency) {
   const CliResult bad_latency = run_dse("validate e2e " + csv.string() + " -q");
   fs::remove(csv);
   EXPECT_EQ(bad_seq.exit_code, 2);
-  EXPECT_NE(bad_seq.err.find(csv.string() + ":2:11: config: expected MODEL-inf-SEQ-BATCH"), std::string::npos) << bad_seq.err;
+  EXPECT_NE(bad_seq.err.find(csv.string() + ":2:11: config: expected MODEL-inf-SEQ-BATCH"), std::string::npos)
+      << bad_seq.err;
   EXPECT_EQ(bad_latency.exit_code, 2);
   EXPECT_NE(bad_latency.err.find(csv.string() + ":2:34: e2e_latency_ms: expected a latency in ms > 0, found '0'"),
             std::string::npos)
@@ -206,7 +212,8 @@ TEST(Cli, KilledSearchResumesToTheSameResult) {
   const auto write_experiment = [&](const std::string& name) {
     const fs::path path = dir / (name + ".yaml");
     std::ofstream(path) << "name: " << name << "\nworkload:\n  models:\n    - {name: resnet50, batch: 8, dtype: fp16}\n"
-                        << "device: {gpu: t4, timing_model: kernel}\noutput: " << (dir / (name + ".h5")).string() << "\n"
+                        << "device: {gpu: t4, timing_model: kernel}\noutput: " << (dir / (name + ".h5")).string()
+                        << "\n"
                         << "search:\n  space:\n    workload.models[0].batch: {int: [1, 256]}\n"
                         << "    device.gpu: {choice: [t4, l4, a10, a100_pcie_40gb, h100_sxm, v100_pcie]}\n"
                         << "  objective: {maximize: throughput_per_s}\n  constraints: {latency_ms: {le: 20}}\n"
@@ -263,7 +270,8 @@ TEST(Cli, ValidateGemmPredictsTensorCoreGemms) {
 }
 
 TEST(Cli, EverySubcommandHasHelpAndJson) {
-  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels", "validate e2e", "validate gemm", "scalesim"}) {
+  for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels",
+                                 "validate e2e", "validate gemm", "scalesim"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;

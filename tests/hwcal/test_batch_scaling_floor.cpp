@@ -21,9 +21,16 @@ KernelMeasurement bmm(std::int64_t batch, double latency_ms) {
 TEST(BatchScalingFloor, BestConstantThroughputPerShape) {
   DeviceRows device;
   // One shape at four batch sizes: 1,000 items/s, twice, then a slow and a fast state.
-  device.rows = {bmm(2, 2.0), bmm(4, 4.0), bmm(8, 10.0), bmm(16, 10.0),
-                 bmm(1, 0.5),                  // shorter than 1 ms: the harness's floor still shows
-                 [] { auto r = bmm(2, 2.0); r.k = 96; return r; }()};  // a shape seen once
+  device.rows = {bmm(2, 2.0),
+                 bmm(4, 4.0),
+                 bmm(8, 10.0),
+                 bmm(16, 10.0),
+                 bmm(1, 0.5),  // shorter than 1 ms: the harness's floor still shows
+                 [] {
+                   auto r = bmm(2, 2.0);
+                   r.k = 96;
+                   return r;
+                 }()};  // a shape seen once
   const auto grouped = batch_scaling_rows({{"gpu", device}});
   ASSERT_EQ(grouped.at("gpu").rows.size(), 4u);
   const ErrorTable floor = batch_scaling_floor(grouped);
@@ -55,8 +62,11 @@ TEST(AffineFloor, BestFixedPlusPerItemCostPerShape) {
   //   through (1, 2) and (2, 3): 1 + B -> 0, 0, 1/5 (0.0667); (2, 3) and (3, 5): a < 0, not allowed;
   //   through the origin: 5/3 B -> 1/6, 1/9, 0 (0.0926); 1.5 B (0.117); 2 B (0.178);
   //   constants 2, 3, 5 ms (0.311, 0.3, 0.72).
-  device.rows = {bmm(1, 2.0), bmm(2, 3.0), bmm(3, 5.0),
-                 [] { auto r = bmm(2, 2.0); r.k = 96; return r; }()};  // a shape seen once: left out
+  device.rows = {bmm(1, 2.0), bmm(2, 3.0), bmm(3, 5.0), [] {
+                   auto r = bmm(2, 2.0);
+                   r.k = 96;
+                   return r;
+                 }()};  // a shape seen once: left out
   const auto grouped = batch_scaling_rows({{"gpu", device}}, FloorOptions{.min_latency_ms = 0});
   ASSERT_EQ(grouped.at("gpu").rows.size(), 3u);
   const ErrorTable floor = affine_floor(grouped);
@@ -66,7 +76,8 @@ TEST(AffineFloor, BestFixedPlusPerItemCostPerShape) {
   EXPECT_DOUBLE_EQ(s.within_20pct, 1.0);
   // Rows on a line with a fixed cost: the floor is zero, where one constant throughput is not.
   DeviceRows line;
-  for (const std::int64_t batch : {4, 8, 16, 32}) line.rows.push_back(bmm(batch, 0.05 + 0.01 * static_cast<double>(batch)));
+  for (const std::int64_t batch : {4, 8, 16, 32})
+    line.rows.push_back(bmm(batch, 0.05 + 0.01 * static_cast<double>(batch)));
   const auto line_groups = batch_scaling_rows({{"gpu", line}}, FloorOptions{.min_latency_ms = 0});
   EXPECT_NEAR(affine_floor(line_groups).at("gpu").at("bmm").mape_pct, 0.0, 1e-9);
   EXPECT_GT(batch_scaling_floor(line_groups).at("gpu").at("bmm").mape_pct, 10.0);

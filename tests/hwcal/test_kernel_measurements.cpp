@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 
 #include "hwcal/kernel_measurements.h"
 #include "models/base/csv_table.h"
@@ -64,11 +64,11 @@ TEST(KernelMeasurements, ReadsTheNeuSightReferenceFile) {
 }
 
 TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
-  const std::string bad_latency = write_csv(
-      "dse_bad_latency.csv", kHeader + "linear,fast,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
+  const std::string bad_latency =
+      write_csv("dse_bad_latency.csv", kHeader + "linear,fast,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
   EXPECT_EQ(error_of(bad_latency), bad_latency + ":2:8: Latency: expected a number, found \"fast\"");
-  const std::string negative = write_csv(
-      "dse_negative.csv", kHeader + "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
+  const std::string negative =
+      write_csv("dse_negative.csv", kHeader + "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
   EXPECT_EQ(error_of(negative), negative + ":2:8: Latency: expected a positive number of milliseconds, found -1");
   const std::string short_row = write_csv("dse_short.csv", kHeader + "linear,1.0,NVIDIA L4\n");
   EXPECT_EQ(error_of(short_row), short_row + ":2:1: expected 20 fields as in the header, found 3");
@@ -76,8 +76,8 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
   EXPECT_NE(error_of(no_column).find(":1:1: header: expected a column 'Latency', found columns OPName, Latncy; "
                                      "did you mean 'Latncy'?"),
             std::string::npos);
-  EXPECT_EQ(error_of(write_csv("dse_empty.csv", "")), (scratch() / "dse_empty.csv").string() +
-                                                          ":1:1: expected a CSV header row, found an empty file");
+  EXPECT_EQ(error_of(write_csv("dse_empty.csv", "")),
+            (scratch() / "dse_empty.csv").string() + ":1:1: expected a CSV header row, found an empty file");
   const std::string open_quote = write_csv("dse_quote.csv", "a,b\n\"x,1\n");
   EXPECT_EQ(error_of(open_quote), open_quote + ":3:1: expected a closing '\"', found the end of the file");
 }

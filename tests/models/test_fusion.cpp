@@ -9,7 +9,8 @@ namespace {
 Graph zoo(const std::string& name) { return ModelRegistry::instance().find(name)->factory(ModelParams{}); }
 
 std::size_t count(const Graph& g, OpKind kind) {
-  return static_cast<std::size_t>(std::count_if(g.ops().begin(), g.ops().end(), [kind](const Op& op) { return op.kind == kind; }));
+  return static_cast<std::size_t>(
+      std::count_if(g.ops().begin(), g.ops().end(), [kind](const Op& op) { return op.kind == kind; }));
 }
 
 std::int64_t traffic(const Graph& g) { return g.total_cost().bytes_read + g.total_cost().bytes_written; }
@@ -55,7 +56,9 @@ TEST(Fusion, AttentionBecomesOneOpPerLayer) {
   // GPT-2 decode: the fused attention reads the KV cache appended in place.
   ModelParams decode;
   decode.decode = true;
-  EXPECT_EQ(count(transforms::fuse_attention(ModelRegistry::instance().find("gpt2")->factory(decode)), OpKind::attention), 12u);
+  EXPECT_EQ(
+      count(transforms::fuse_attention(ModelRegistry::instance().find("gpt2")->factory(decode)), OpKind::attention),
+      12u);
 }
 
 TEST(Fusion, ElementwiseChainsAndMacsPreservedAcrossTheZoo) {

@@ -82,8 +82,8 @@ TEST(VectorOps, BatchnormCountsTrainableParamsAndReadsStatistics) {
   const auto x = g.add_input("x", {1, 16, 4, 4}, DType::fp32);
   ops::batchnorm(g, "bn", x);
   const OpCost& cost = g.op(0).cost;
-  EXPECT_EQ(cost.params, 32);                         // gamma, beta
-  EXPECT_EQ(cost.bytes_read, (256 + 4 * 16) * 4);     // input + gamma, beta, mean, var
+  EXPECT_EQ(cost.params, 32);                      // gamma, beta
+  EXPECT_EQ(cost.bytes_read, (256 + 4 * 16) * 4);  // input + gamma, beta, mean, var
   EXPECT_EQ(cost.flops, 2 * 256);
 }
 

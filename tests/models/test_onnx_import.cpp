@@ -66,8 +66,9 @@ TEST(OnnxImport, SqueezeExciteAndHardSwishCnnMatchesTheZoo) {
 TEST(OnnxImport, BertWithDecomposedLayerNormAndShapeChainsMatchesTheZoo) {
   REQUIRE_FIXTURES();
   for (const char* file : {"bert_base.onnx", "bert_base_opset17.onnx"}) {
-    const Graph graph = import_onnx(
-        fixture(file), bind({{"input_ids", {1, 128}}, {"token_type_ids", {1, 128}}, {"attention_mask", {1, 1, 1, 128}}}));
+    const Graph graph =
+        import_onnx(fixture(file),
+                    bind({{"input_ids", {1, 128}}, {"token_type_ids", {1, 128}}, {"attention_mask", {1, 1, 1, 128}}}));
     const OpCost onnx = graph.total_cost(), zoo = zoo_cost("bert_base");
     // The exported position_ids buffer (512 int64) is an initializer, hence counted: +512.
     EXPECT_EQ(onnx.params, zoo.params + 512) << file;
@@ -91,25 +92,31 @@ TEST(OnnxImport, FloatTypeOverride) {
   fp16.float_dtype = DType::fp16;
   const Graph graph = import_onnx(fixture("resnet50.onnx"), fp16);
   EXPECT_EQ(graph.tensor(graph.inputs()[0]).dtype, DType::fp16);
-  EXPECT_EQ(graph.total_cost().bytes_read * 2, import_onnx(fixture("resnet50.onnx"), bind({{"input", {1, 3, 224, 224}}})).total_cost().bytes_read);
+  EXPECT_EQ(graph.total_cost().bytes_read * 2,
+            import_onnx(fixture("resnet50.onnx"), bind({{"input", {1, 3, 224, 224}}})).total_cost().bytes_read);
 }
 
 TEST(OnnxImport, BadFilesNameTheFileNodeAndOpType) {
   REQUIRE_FIXTURES();
   const std::string dir = DSE_ONNX_FIXTURES;
   EXPECT_EQ(import_error("bad_truncated.onnx"),
-            dir + "/bad_truncated.onnx: expected an ONNX model (a protobuf ModelProto), found data that does not "
-                  "parse as one (truncated, or not an ONNX file)");
+            dir +
+                "/bad_truncated.onnx: expected an ONNX model (a protobuf ModelProto), found data that does not "
+                "parse as one (truncated, or not an ONNX file)");
   EXPECT_TRUE(import_error("bad_not_onnx.onnx").starts_with(dir + "/bad_not_onnx.onnx: expected an ONNX model (a"));
-  EXPECT_TRUE(import_error("bad_unsupported_op.onnx").starts_with(dir + "/bad_unsupported_op.onnx: node 'Einsum_2' (Einsum): "
-                                                                  "unsupported operator; supported: Abs, Add, "));
+  EXPECT_TRUE(import_error("bad_unsupported_op.onnx")
+                  .starts_with(dir + "/bad_unsupported_op.onnx: node 'Einsum_2' (Einsum): "
+                                     "unsupported operator; supported: Abs, Add, "));
   EXPECT_EQ(import_error("bad_symbolic.onnx"),
-            dir + "/bad_symbolic.onnx: input 'x': dimension 0 is symbolic ('batch'); bind it with input_shapes: "
-                  "{x: [...]} in the config or --input-shape x=AxBx...");
-  EXPECT_EQ(import_error("bad_opset7.onnx"), dir + "/bad_opset7.onnx: expected an ONNX opset in [9, 17], found opset 7");
+            dir +
+                "/bad_symbolic.onnx: input 'x': dimension 0 is symbolic ('batch'); bind it with input_shapes: "
+                "{x: [...]} in the config or --input-shape x=AxBx...");
+  EXPECT_EQ(import_error("bad_opset7.onnx"),
+            dir + "/bad_opset7.onnx: expected an ONNX opset in [9, 17], found opset 7");
   EXPECT_EQ(import_error("resnet50.onnx", bind({{"inptu", {1, 3, 224, 224}}})),
-            dir + "/resnet50.onnx: input_shapes names 'inptu', which is not an input of the model (inputs: input); "
-                  "did you mean 'input'?");
+            dir +
+                "/resnet50.onnx: input_shapes names 'inptu', which is not an input of the model (inputs: input); "
+                "did you mean 'input'?");
   EXPECT_EQ(import_error("resnet50.onnx", bind({{"input", {1, 3, 224}}})),
             dir + "/resnet50.onnx: input 'input': bound to 1x3x224 (rank 3), but the model declares rank 4");
   EXPECT_THROW(import_onnx(dir + "/no_such.onnx"), UserError);

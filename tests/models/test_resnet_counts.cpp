@@ -28,8 +28,10 @@ TEST_P(ResNetCounts, MatchPublishedFigures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, ResNetCounts,
-                         ::testing::Values(Published{"resnet18", 11'689'512, 1.81}, Published{"resnet34", 21'797'672, 3.66},
-                                           Published{"resnet50", 25'557'032, 4.09}, Published{"resnet101", 44'549'160, 7.80},
+                         ::testing::Values(Published{"resnet18", 11'689'512, 1.81},
+                                           Published{"resnet34", 21'797'672, 3.66},
+                                           Published{"resnet50", 25'557'032, 4.09},
+                                           Published{"resnet101", 44'549'160, 7.80},
                                            Published{"resnet152", 60'192'808, 11.51}),
                          [](const auto& info) { return std::string(info.param.name); });
 

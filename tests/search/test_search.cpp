@@ -7,8 +7,8 @@
 #include <set>
 
 #include "search/pareto.h"
-#include "search/strategy.h"
 #include "search/search_run.h"
+#include "search/strategy.h"
 #include "sim/config/config_loader.h"
 
 namespace dse {
@@ -58,15 +58,17 @@ void expect_same(const SearchOutcome& a, const SearchOutcome& b) {
 }  // namespace
 
 TEST(SearchSpace, LevelsAndSamples) {
-  const SearchSpace space = read_search_space(load_config_text(
-      "a: {pow2: [1, 256]}\nb: {int: [8, 64], step: 8}\nc: {choice: [x, y]}\nd: {bool: true}\ne: {log_float: [1, 100]}\n", "s.yaml"));
+  const SearchSpace space =
+      read_search_space(load_config_text("a: {pow2: [1, 256]}\nb: {int: [8, 64], step: 8}\nc: {choice: [x, y]}\nd: "
+                                         "{bool: true}\ne: {log_float: [1, 100]}\n",
+                                         "s.yaml"));
   EXPECT_EQ(*space.parameters[0].levels(), 9);
   EXPECT_EQ(space.parameters[0].level(8), "256");
   EXPECT_EQ(*space.parameters[1].levels(), 8);
   EXPECT_EQ(space.parameters[1].level(7), "64");
   EXPECT_EQ(space.parameters[2].sample(0.99), "y");
   EXPECT_EQ(space.parameters[3].level(1), "true");
-  EXPECT_FALSE(space.grid_size().has_value());  // e is continuous
+  EXPECT_FALSE(space.grid_size().has_value());       // e is continuous
   EXPECT_EQ(space.parameters[4].sample(0.5), "10");  // log-uniform midpoint of [1, 100]
   EXPECT_THROW(read_search_space(load_config_text("a: {pow2: [3, 8]}\n", "s.yaml")), ConfigError);
   const SearchSpace orders = read_search_space(load_config_text("o: {permutation: [a, b, c]}\n", "s.yaml"));
@@ -85,8 +87,9 @@ TEST(SearchStrategies, GridOverAContinuousParameterIsAConfigError) {
     settings("space: {x: {float: [0, 1]}}\nobjective: {maximize: throughput_per_s}\nstrategy: {name: grid}\n");
     FAIL();
   } catch (const ConfigError& error) {
-    EXPECT_STREQ(error.what(), "search.yaml:3:18: strategy.name: expected a strategy that can sample continuous "
-                               "parameters (float, log_float), found grid");
+    EXPECT_STREQ(error.what(),
+                 "search.yaml:3:18: strategy.name: expected a strategy that can sample continuous "
+                 "parameters (float, log_float), found grid");
   }
 }
 
@@ -108,8 +111,9 @@ strategy: {name: grid}
     }
   }
   EXPECT_EQ(outcome.evaluated, 4);  // 3 batch sizes on t4, and l4 once (its 3 trials are the same point)
-  EXPECT_THROW(settings("space:\n  a: {int: [1, 2], when: {b: [x]}}\nobjective: {maximize: m}\nstrategy: {name: grid}\n"),
-               ConfigError);  // conditions name earlier parameters
+  EXPECT_THROW(
+      settings("space:\n  a: {int: [1, 2], when: {b: [x]}}\nobjective: {maximize: m}\nstrategy: {name: grid}\n"),
+      ConfigError);  // conditions name earlier parameters
 }
 
 TEST(SearchStrategies, GridVisitsEveryPointOnce) {
@@ -164,7 +168,8 @@ strategy: {name: latin_hypercube, trials: 10, seed: 5}
 }
 
 TEST(SearchStrategies, EveryStrategyIsDeterministicAcrossThreadCounts) {
-  for (const char* strategy : {"random", "sobol", "latin_hypercube", "aging_evolution", "nsga2", "bayes_opt", "cma_es"}) {
+  for (const char* strategy :
+       {"random", "sobol", "latin_hypercube", "aging_evolution", "nsga2", "bayes_opt", "cma_es"}) {
     std::string text = kRandom;
     text.replace(text.find("name: random"), 12, std::string("name: ") + strategy);
     const SearchSettings s = settings(text);
@@ -270,8 +275,9 @@ TEST(SearchJournal, ResumeAfterATruncatedJournalEndsTheSame) {
   EXPECT_LE(resumed.evaluated, 40);
   EXPECT_GE(resumed.evaluated, 30);
   // A journal of another search is refused.
-  EXPECT_THROW(run(settings(std::string(kRandom).replace(kRandom.find("seed: 42"), 8, "seed: 7")), 2, journal.string(), true),
-               UserError);
+  EXPECT_THROW(
+      run(settings(std::string(kRandom).replace(kRandom.find("seed: 42"), 8, "seed: 7")), 2, journal.string(), true),
+      UserError);
   fs::remove(journal);
 }
 
@@ -302,7 +308,8 @@ TEST(AcceleratorSearch, CheapConstraintsSkipTheSimulation) {
 objective: {maximize: perf_per_tdp_vs_tpu_v3}
 constraints: {area_mm2: {le: 700}, latency_ms: {le: 100}}
 strategy: {name: grid, trials: 16, batch: 4, seed: 1}
-)", 2);
+)",
+                                          2);
   int skipped = 0, ok = 0;
   for (const auto& r : outcome.trials) {
     if (r.status == TrialStatus::infeasible) {
@@ -343,7 +350,6 @@ strategy: {name: aging_evolution, trials: 60, batch: 6, population: 8, seed: 3}
   for (std::size_t i = 0; i < one.trials.size(); ++i) EXPECT_EQ(one.trials[i].metrics, two.trials[i].metrics) << i;
 }
 
-
 // Sobol points spread evenly: 64 trials over one 8-level parameter use each level 7 to 9 times
 // (random draws would stray much further); the same seed repeats, another seed shifts.
 TEST(SearchStrategy, SobolFillsEvenly) {
@@ -371,7 +377,6 @@ TEST(SearchStrategy, SobolFillsEvenly) {
   EXPECT_GT(differ, 32);
 }
 
-
 // CMA-ES through pagmo: on a smooth one-peak objective over a fine grid it closes in on the peak,
 // its later generations sampling closer to it than its first.
 TEST(SearchStrategy, CmaEsConvergesOnAPeak) {
@@ -379,7 +384,8 @@ TEST(SearchStrategy, CmaEsConvergesOnAPeak) {
   StrategyOptions options;
   options.trials = 400;
   options.seed = 2;
-  auto s = StrategyRegistry::instance().find("cma_es")->factory(space, options, load_config_text("population: 10\n", "s.yaml"));
+  auto s = StrategyRegistry::instance().find("cma_es")->factory(space, options,
+                                                                load_config_text("population: 10\n", "s.yaml"));
   const auto distance = [](const Trial& t) {
     const double x = std::stod(t.values[0]) - 0.3, y = std::stod(t.values[1]) - 0.7;
     return std::sqrt(x * x + y * y);
@@ -406,7 +412,6 @@ TEST(SearchStrategy, CmaEsConvergesOnAPeak) {
   EXPECT_LT(best_last, *std::min_element(first.begin(), first.end()));
 }
 
-
 // CMA-ES's pagmo state is rebuilt from the journal's reports: a resumed search ends the same.
 TEST(SearchJournal, CmaEsResumesExactly) {
   std::string text = kRandom;
@@ -424,7 +429,6 @@ TEST(SearchJournal, CmaEsResumesExactly) {
   fs::remove(journal);
 }
 
-
 // A trial still simulating when search.timeout_s passes ends as `timeout`, the search goes on.
 TEST(SearchStatuses, TrialsPastTheTimeoutAreTimeouts) {
   const char* experiment = R"(name: t
@@ -440,7 +444,8 @@ output: ~
 objective: {maximize: throughput_per_s}
 timeout_s: 0.001
 strategy: {name: grid, trials: 2, batch: 2}
-)", "search.yaml"));
+)",
+                                                                 "search.yaml"));
   ASSERT_TRUE(s.timeout_s);
   SearchRunOptions options;
   options.threads = 2;

@@ -285,15 +285,16 @@ workload:
     - {name: mobilenet_v2, batch: 2, dtype: bf16}
 device: {accelerator: tpu_v3_like, fusion: exact}
 output: ~
-)", "t.yaml");
+)",
+                                       "t.yaml");
   const Experiment single = read_experiment(config, "t.yaml");
   const RunResult a = run_experiment(single);
   EXPECT_EQ(a.device_kind, "accelerator");
   const AcceleratorSpec& spec = static_cast<const AcceleratorDevice&>(*single.device).spec();
   double expected = 0;
   for (const auto& model : single.models)
-    expected += evaluate_accelerator(make_accel_workload(*model.graph, model.params.batch), spec,
-                                     FusionMode::exact, PaddingMode::automatic)
+    expected += evaluate_accelerator(make_accel_workload(*model.graph, model.params.batch), spec, FusionMode::exact,
+                                     PaddingMode::automatic)
                     .latency_s;
   EXPECT_NEAR(a.latency_ms(), expected * 1e3, 1e-6);
   EXPECT_EQ(a.models[1].start_ps, a.models[0].end_ps);  // one after the other
@@ -337,7 +338,8 @@ workload:
   models: [{name: efficientnet_b0, batch: 8, dtype: bf16}]
 device: {accelerator: tpu_v3_like, fusion: epilogue, padding: array}
 output: ~
-)", "t.yaml");
+)",
+                                       "t.yaml");
   const RunResult r = run_experiment(read_experiment(config, "t.yaml"));
   EXPECT_NEAR(r.metrics.at("perf_per_tdp_vs_tpu_v3"), 1.0, 1e-6);
   EXPECT_NEAR(r.metrics.at("energy_per_inference_vs_tpu_v3"), 1.0, 1e-6);
@@ -351,7 +353,8 @@ workload:
   models: [{name: resnet18, batch: 1, dtype: bf16}]
 device: {accelerator: tpu_v3_like, array: {rows: 64}, cores: {x: 4}}
 output: ~
-)", "t.yaml");
+)",
+                                       "t.yaml");
   const Experiment e = read_experiment(config, "t.yaml");
   const auto& device = static_cast<const AcceleratorDevice&>(*e.device);
   EXPECT_EQ(device.spec().array.rows, 64);

@@ -12,8 +12,9 @@ namespace {
 class ConfigFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dse_loader_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / ("dse_loader_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                     "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_ / "sub");
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -50,7 +51,8 @@ TEST_F(ConfigFiles, IncludeCyclesAndMissingFilesAreErrors) {
   write("a.yaml", "x: !include b.yaml\n");
   write("b.yaml", "y: !include a.yaml\n");
   const std::string a = (dir_ / "a.yaml").string(), b = (dir_ / "b.yaml").string();
-  EXPECT_EQ(error_of(a), b + ":1:4: x.y: expected an include chain without cycles, found " + a + " -> " + b + " -> " + a);
+  EXPECT_EQ(error_of(a),
+            b + ":1:4: x.y: expected an include chain without cycles, found " + a + " -> " + b + " -> " + a);
   const std::string missing = write("m.yaml", "x: !include nope.yaml\n");
   EXPECT_EQ(error_of(missing), missing + ":1:4: x: expected an existing file to include, found no file '" +
                                    (dir_ / "nope.yaml").string() + "'");
@@ -61,7 +63,8 @@ TEST_F(ConfigFiles, UnreadableAndNonTextFilesAreErrors) {
             (dir_ / "absent.yaml").string() + ": cannot read: no such file or not readable");
   EXPECT_EQ(error_of(dir_.string()), dir_.string() + ": cannot read: is a directory, expected a YAML file");
   const std::string binary = write("bin.yaml", std::string("ok: 1\nbad: \xff\xfe\n", 14));
-  EXPECT_EQ(error_of(binary), binary + ":2:6: (file): expected UTF-8 YAML text, found byte 0xff (is this a binary file?)");
+  EXPECT_EQ(error_of(binary),
+            binary + ":2:6: (file): expected UTF-8 YAML text, found byte 0xff (is this a binary file?)");
   const std::string nul = write("nul.yaml", std::string("a: 1\0", 5));
   EXPECT_EQ(error_of(nul), nul + ":1:5: (file): expected UTF-8 YAML text, found byte 0x0 (is this a binary file?)");
 }
@@ -71,7 +74,8 @@ TEST_F(ConfigFiles, SyntaxErrorsAndDuplicatesCarryPositions) {
   EXPECT_NE(error_of(bad).find(bad + ":"), std::string::npos);
   EXPECT_NE(error_of(bad).find("expected valid YAML, found a syntax error"), std::string::npos);
   const std::string twice = write("twice.yaml", "m:\n  a: 1\n  a: 2\n");
-  EXPECT_EQ(error_of(twice), twice + ":3:3: m.a: expected each key once per mapping, found 'a' again (first at line 2)");
+  EXPECT_EQ(error_of(twice),
+            twice + ":3:3: m.a: expected each key once per mapping, found 'a' again (first at line 2)");
 }
 
 TEST(ConfigLoader, EmbeddedQuickstartLoadsAndRoundTrips) {

@@ -5,9 +5,9 @@
 
 #include <random>
 
+#include "sim/accel/accel_device.h"
 #include "sim/config/config_loader.h"
 #include "sim/gpu/gpu_spec.h"
-#include "sim/accel/accel_device.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
 #include "tests/cli/cli_runner.h"
@@ -17,8 +17,9 @@ namespace {
 
 std::string mutate(std::string text, std::mt19937_64& rng) {
   static const std::string alphabet = "{}[]:,-#&*!|>'\"\t\n ~?%@`0123456789abcxyz.\\";
-  static const std::vector<std::string> tokens = {"!include ", "&a ", "*a", "null", "-1", "1e309", "99999999999",
-                                                  "\n  - ", ": ", "{", "}", "[", "]", "\xff", std::string(1, '\0')};
+  static const std::vector<std::string> tokens = {"!include ", "&a ",         "*a",     "null", "-1",
+                                                  "1e309",     "99999999999", "\n  - ", ": ",   "{",
+                                                  "}",         "[",           "]",      "\xff", std::string(1, '\0')};
   const int edits = 1 + static_cast<int>(rng() % 4);
   for (int e = 0; e < edits && !text.empty(); ++e) {
     const std::size_t at = rng() % text.size();
@@ -51,8 +52,10 @@ TEST(ConfigMutations, EveryMangledConfigRunsOrFailsAsAUserError) {
     } catch (const UserError& error) {
       ++rejected;
       const std::string message = error.what();
-      EXPECT_TRUE(message.starts_with(name) || message.starts_with("embedded:") || message.starts_with(test::source_path("")))
-          << message << "\n--- config ---\n" << text;
+      EXPECT_TRUE(message.starts_with(name) || message.starts_with("embedded:") ||
+                  message.starts_with(test::source_path("")))
+          << message << "\n--- config ---\n"
+          << text;
     } catch (const std::exception& error) {
       ADD_FAILURE() << "internal error: " << error.what() << "\n--- config ---\n" << text;
     }
@@ -116,7 +119,8 @@ output: ~
     } catch (const UserError& error) {
       ++rejected;
       const std::string message = error.what();
-      EXPECT_TRUE(message.starts_with(name) || message.starts_with("embedded:")) << message << "\n--- config ---\n" << text;
+      EXPECT_TRUE(message.starts_with(name) || message.starts_with("embedded:")) << message << "\n--- config ---\n"
+                                                                                 << text;
     } catch (const std::exception& error) {
       ADD_FAILURE() << "internal error: " << error.what() << "\n--- config ---\n" << text;
     }

@@ -50,12 +50,14 @@ TEST(ConfigNode, ErrorsNameFileLineColumnAndKeyPath) {
 
 TEST(ConfigNode, BooleansAndNumbersAreStrict) {
   const ConfigNode root = parse("b: yes\nx: 1.5\nbig: 3000000000\nn: .nan\n");
-  EXPECT_EQ(error_of([&] { root.param<bool>("b").required(); }), "test.yaml:1:4: b: expected true or false, found \"yes\"");
+  EXPECT_EQ(error_of([&] { root.param<bool>("b").required(); }),
+            "test.yaml:1:4: b: expected true or false, found \"yes\"");
   EXPECT_EQ(error_of([&] { root.param<int>("x").required(); }), "test.yaml:2:4: x: expected an integer, found \"1.5\"");
   EXPECT_EQ(error_of([&] { root.param<int>("big").required(); }),
             "test.yaml:3:6: big: expected an integer that fits in 32 bits, found 3000000000");
   EXPECT_EQ(root.param<std::int64_t>("big").required(), 3'000'000'000);
-  EXPECT_EQ(error_of([&] { root.param<double>("n").required(); }), "test.yaml:4:4: n: expected a number, found \".nan\"");
+  EXPECT_EQ(error_of([&] { root.param<double>("n").required(); }),
+            "test.yaml:4:4: n: expected a number, found \".nan\"");
 }
 
 TEST(ConfigNode, UnknownKeysListValidOnesWithSuggestion) {
@@ -71,7 +73,9 @@ TEST(ConfigNode, UnknownKeysListValidOnesWithSuggestion) {
 
 TEST(ConfigNode, OneOfListsChoices) {
   const ConfigNode root = parse("dtype: fp61\n");
-  EXPECT_EQ(error_of([&] { root.param<std::string>("dtype").one_of({"fp16", "fp32"}, "a dtype").required(); }),
+  EXPECT_EQ(error_of([&] {
+              root.param<std::string>("dtype").one_of({"fp16", "fp32"}, "a dtype").required();
+            }),
             "test.yaml:1:8: dtype: expected a dtype (fp16, fp32), found \"fp61\"; did you mean 'fp16'?");
 }
 

@@ -68,8 +68,7 @@ TEST(Experiment, SimulatedTimelineIsConsistent) {
   // Roofline floor check: no faster than all MAC flops at the fp16 tensor peak, nor than moving
   // all bytes at DRAM bandwidth.
   const double compute_floor_ms = 2.0 * static_cast<double>(model.total.macs) / 989.5e12 * 1e3;
-  const double memory_floor_ms =
-      static_cast<double>(model.total.bytes_read + model.total.bytes_written) / 4800e9 * 1e3;
+  const double memory_floor_ms = static_cast<double>(model.total.bytes_read + model.total.bytes_written) / 4800e9 * 1e3;
   EXPECT_GE(result.latency_ms(), compute_floor_ms);
   EXPECT_GE(result.latency_ms(), memory_floor_ms);
   EXPECT_LE(result.latency_ms(), compute_floor_ms + memory_floor_ms + 1e-3);

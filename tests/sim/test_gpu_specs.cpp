@@ -38,8 +38,9 @@ TEST(GpuSpecs, NeuSightDevicesAllHaveSpecs) {
     const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
     device_names.insert(device_names.end(), spec.device_names.begin(), spec.device_names.end());
   }
-  for (const char* device : {"Tesla P4", "Tesla P100-PCIE-16GB", "Tesla T4", "Tesla V100-PCIE-32GB", "NVIDIA A100-PCIE-40GB",
-                             "NVIDIA L4", "NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3"})
+  for (const char* device :
+       {"Tesla P4", "Tesla P100-PCIE-16GB", "Tesla T4", "Tesla V100-PCIE-32GB", "NVIDIA A100-PCIE-40GB", "NVIDIA L4",
+        "NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3"})
     EXPECT_NE(std::find(device_names.begin(), device_names.end(), device), device_names.end()) << device;
 }
 

@@ -41,8 +41,9 @@ TEST(GraphYaml, EveryZooModelRoundTripsExactly) {
 }
 
 TEST(GraphYaml, ChannelsLastInputsKeepTheirLayout) {
-  const std::string text = "name: g\ninputs: [{name: x, shape: [1, 8, 4, 4], dtype: fp16, layout: nhwc}]\n"
-                           "ops: [{name: r, kind: relu, inputs: [x]}]\n";
+  const std::string text =
+      "name: g\ninputs: [{name: x, shape: [1, 8, 4, 4], dtype: fp16, layout: nhwc}]\n"
+      "ops: [{name: r, kind: relu, inputs: [x]}]\n";
   const Graph g = graph_from_yaml(load_config_text(text, "g.yaml"));
   EXPECT_EQ(g.tensor(g.ops()[0].output).layout, Layout::nhwc);
   EXPECT_NE(graph_to_yaml(g).find("layout: nhwc"), std::string::npos);
@@ -56,10 +57,12 @@ TEST(GraphYaml, ErrorsPointIntoTheFile) {
             "found \"y\"; did you mean 'x'?");
   EXPECT_EQ(read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n"),
             read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n"));
-  EXPECT_NE(read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n").find("did you mean 'relu'?"), std::string::npos);
-  EXPECT_EQ(read_error(head + "  - {name: r, kind: softmax, inputs: [x], axsi: 1}\n"),
-            "g.yaml:4:43: ops[0].axsi: expected an attribute of softmax (axis), found unknown attribute 'axsi'; did you "
-            "mean 'axis'?");
+  EXPECT_NE(read_error(head + "  - {name: r, kind: reul, inputs: [x]}\n").find("did you mean 'relu'?"),
+            std::string::npos);
+  EXPECT_EQ(
+      read_error(head + "  - {name: r, kind: softmax, inputs: [x], axsi: 1}\n"),
+      "g.yaml:4:43: ops[0].axsi: expected an attribute of softmax (axis), found unknown attribute 'axsi'; did you "
+      "mean 'axis'?");
   EXPECT_EQ(read_error(head + "  - {name: m, kind: matmul, inputs: [x, x]}\n"),
             "g.yaml:4:5: ops[0]: expected an op its inputs and attributes allow, found: m: inner dimensions differ: "
             "1x8 x 1x8");

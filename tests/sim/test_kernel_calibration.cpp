@@ -21,7 +21,8 @@ TEST(KernelCalibration, RoundTripsThroughItsFile) {
   EXPECT_DOUBLE_EQ(back.launch_overhead_us, 7.5);
   EXPECT_DOUBLE_EQ(back.timing_floor_us, 12.25);
   EXPECT_DOUBLE_EQ(back.memory_efficiency, KernelCalibration{}.memory_efficiency);
-  EXPECT_THROW(read_kernel_calibration(load_config_text("calibration: kernel_timer\nparameters: {gemm_eficiency: 0.5}\n", "c.yaml")),
+  EXPECT_THROW(read_kernel_calibration(
+                   load_config_text("calibration: kernel_timer\nparameters: {gemm_eficiency: 0.5}\n", "c.yaml")),
                ConfigError);
 }
 
@@ -69,7 +70,8 @@ TEST(KernelCalibration, RefusedWhereItCannotApply) {
             std::string::npos)
       << other;
   // A fit to several GPUs (as the defaults are) carries over to another.
-  write_file_atomically(path.string(), kernel_calibration_yaml(KernelCalibration{}, {"t4", "v100_pcie_32gb"}, "a test"));
+  write_file_atomically(path.string(),
+                        kernel_calibration_yaml(KernelCalibration{}, {"t4", "v100_pcie_32gb"}, "a test"));
   EXPECT_EQ(message({"device.gpu=l4", "device.timing_model=kernel", cal}), "");
   std::filesystem::remove(path);
 }

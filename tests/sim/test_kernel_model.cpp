@@ -184,8 +184,8 @@ TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
   const KernelTimer timer(spec("v100_pcie"), KernelCalibration{});
   const auto softmax = lower_op(g, g.ops()[0], timer);
   ASSERT_EQ(softmax.size(), 1u);
-  EXPECT_EQ(softmax[0].blocks, 32768);             // one block per row
-  EXPECT_EQ(softmax[0].threads_per_block, 256);    // as in the NeuSight softmax rows for H = 1600
+  EXPECT_EQ(softmax[0].blocks, 32768);                                  // one block per row
+  EXPECT_EQ(softmax[0].threads_per_block, 256);                         // as in the NeuSight softmax rows for H = 1600
   EXPECT_EQ(lower_op(g, g.ops()[1], timer)[0].threads_per_block, 128);  // 32 x 4 as measured
   // Rows of up to 1,024 floats go to softmax_warp_forward: four rows per 128-thread block, each
   // row read once from registers (as measured: H = 768, B = 8,192 ran 2,048 blocks of 32 x 4).

@@ -21,12 +21,14 @@ namespace {
 
 // Four runs that together produce every metric the catalog has.
 const char* const kConfigs[] = {
-    "name: gpu1\nworkload: {models: [{name: resnet18, batch: 2, dtype: fp16}]}\ndevice: {gpu: a100_pcie_40gb}\noutput: ~\n",
+    "name: gpu1\nworkload: {models: [{name: resnet18, batch: 2, dtype: fp16}]}\ndevice: {gpu: a100_pcie_40gb}\noutput: "
+    "~\n",
     "name: gpu2\nworkload: {models: [{name: resnet18, batch: 2}, {name: mobilenet_v2, batch: 1}]}\n"
     "device: {gpu: t4, timing_model: kernel}\nschedule: {policy: stream_per_model}\noutput: ~\n",
     "name: acc1\nworkload: {models: [{name: mobilenet_v2, batch: 1, dtype: bf16}]}\n"
     "device: {accelerator: tpu_v3_like, fusion: epilogue}\noutput: ~\n",
-    "name: acc2\nworkload: {models: [{name: resnet18, batch: 1, dtype: bf16}, {name: mobilenet_v2, batch: 1, dtype: bf16}]}\n"
+    "name: acc2\nworkload: {models: [{name: resnet18, batch: 1, dtype: bf16}, {name: mobilenet_v2, batch: 1, dtype: "
+    "bf16}]}\n"
     "device: {accelerator: tpu_v3_like, fusion: greedy}\noutput: ~\n",
 };
 
@@ -78,7 +80,8 @@ TEST(MetricTable, EveryWriterCarriesExactlyTheDeclaredMetrics) {
     for (const auto& entry : result.metrics.entries()) EXPECT_EQ(json[entry.name].get<double>(), entry.value);
 
     const std::string report = report_text(experiment, result);
-    for (const auto& name : declared) EXPECT_NE(report.find("\n" + name + " "), std::string::npos) << name << "\n" << report;
+    for (const auto& name : declared)
+      EXPECT_NE(report.find("\n" + name + " "), std::string::npos) << name << "\n" << report;
 
     const TrialMetrics trial = run_trial(root, "t.yaml", {}).metrics;
     EXPECT_EQ(keys(nlohmann::json(trial)), std::set<std::string>(declared.begin(), declared.end()));
@@ -88,7 +91,8 @@ TEST(MetricTable, EveryWriterCarriesExactlyTheDeclaredMetrics) {
     for (const auto& entry : result.metrics.entries()) produced.insert(entry.info->name);
   }
   // No catalog entry is documented but never produced.
-  for (const auto& info : metric_catalog()) EXPECT_TRUE(produced.contains(info.name)) << info.name << " is never reported";
+  for (const auto& info : metric_catalog())
+    EXPECT_TRUE(produced.contains(info.name)) << info.name << " is never reported";
 }
 
 TEST(MetricTable, ListMetricsPrintsTheCatalogWithUnits) {
@@ -115,7 +119,8 @@ TEST(MetricTable, SearchNamesMustBeMetricsOfTheDevice) {
 objective: {maximize: throughput_per_s}
 constraints: {latncy_ms: {le: 5}}
 strategy: {name: grid}
-)", "search.yaml"));
+)",
+                                                              "search.yaml"));
   const std::vector<std::string> gpu = {"latency_ms", "throughput_per_s", "tdp_w", "perf_per_tdp"};
   try {
     check_search_metrics(settings, gpu);
@@ -129,14 +134,15 @@ strategy: {name: grid}
   const auto energy = read_search_settings(load_config_text(R"(space: {batch: {choice: [1, 2]}}
 objective: [{maximize: throughput_per_s}, {minimize: energy_j}]
 strategy: {name: grid}
-)", "search.yaml"));
+)",
+                                                            "search.yaml"));
   EXPECT_THROW(check_search_metrics(energy, gpu), ConfigError);  // no GPU run reports energy yet
   EXPECT_NO_THROW(check_search_metrics(energy, {"throughput_per_s", "energy_j"}));
 }
 
 TEST(MetricTable, MisspeltObjectiveIsALoadTimeErrorOfDseRun) {
-  const test::CliResult result =
-      test::run_dse("run configs/experiments/search_gpu_batch.yaml -q -p output= -p 'search.objective={maximize: througput_per_s}'");
+  const test::CliResult result = test::run_dse(
+      "run configs/experiments/search_gpu_batch.yaml -q -p output= -p 'search.objective={maximize: througput_per_s}'");
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_NE(result.err.find("did you mean 'throughput_per_s'?"), std::string::npos) << result.err;
 }

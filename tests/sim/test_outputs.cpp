@@ -42,7 +42,7 @@ TEST(SummaryJson, CarriesTheDocumentedKeys) {
   for (const char* key : {"experiment", "device", "schedule", "models", "metrics", "output"})
     EXPECT_TRUE(summary.contains(key)) << key;
   EXPECT_EQ(summary.size(), 6u);
-  EXPECT_EQ(summary["metrics"]["tdp_w"], 700);  // configs/hardware/gpu/h200.yaml
+  EXPECT_EQ(summary["metrics"]["tdp_w"], 700);            // configs/hardware/gpu/h200.yaml
   EXPECT_FALSE(summary["metrics"].contains("energy_j"));  // no GPU power model yet
   EXPECT_EQ(summary["device"]["kind"], "gpu");
   EXPECT_EQ(summary["device"]["name"], "h200");

@@ -21,8 +21,8 @@ const char* kConfig = "name: x\nworkload:\n  models:\n    - {name: resnet50, bat
 
 TEST(Overrides, SetExistingAndNewKeysAndItems) {
   ConfigNode root = load_config_text(kConfig, "x.yaml");
-  apply_overrides(root, {"workload.models[0].batch=16", "device.gpu=h200", "workload.models[1]={name: resnet18}",
-                         "name=renamed"});
+  apply_overrides(
+      root, {"workload.models[0].batch=16", "device.gpu=h200", "workload.models[1]={name: resnet18}", "name=renamed"});
   const ConfigNode& model0 = root.find("workload")->find("models")->items()[0];
   EXPECT_EQ(model0.param<int>("batch").required(), 16);
   EXPECT_EQ(model0.find("batch")->path(), "workload.models[0].batch");
@@ -53,7 +53,8 @@ TEST(Overrides, MalformedAssignmentsAreErrors) {
             "indices and [\"KEY\"] for keys with other characters, found '.'");
   EXPECT_EQ(override_error(root, "workload.models[5].batch=1"),
             "(-p #1):1:17: workload.models[5]: expected an index in [0, 1], found 5");
-  EXPECT_EQ(override_error(root, "name.first=a"), "(-p #1):1:6: name: expected a mapping to set 'first' in, found \"x\"");
+  EXPECT_EQ(override_error(root, "name.first=a"),
+            "(-p #1):1:6: name: expected a mapping to set 'first' in, found \"x\"");
   EXPECT_EQ(override_error(root, "workload[0]=a"),
             "(-p #1):1:10: workload: expected a sequence to index with [0], found a mapping");
   EXPECT_NE(override_error(root, "name={a: [1"), "(no error)");
@@ -67,7 +68,8 @@ namespace dse {
 
 // Search-space keys are themselves key paths: ["..."] reaches them.
 TEST(Overrides, QuotedKeysReachKeysWithDots) {
-  ConfigNode root = load_config_text("name: x\nsearch:\n  space:\n    workload.models[0].batch: {pow2: [1, 8]}\n", "x.yaml");
+  ConfigNode root =
+      load_config_text("name: x\nsearch:\n  space:\n    workload.models[0].batch: {pow2: [1, 8]}\n", "x.yaml");
   apply_overrides(root, {"search.space[\"workload.models[0].batch\"]={pow2: [1, 64]}",
                          "search.space[\"device.l1_kib\"]={choice: [32, 64]}"});
   const ConfigNode& space = *root.find("search")->find("space");

@@ -10,9 +10,9 @@ namespace {
 GpuSpec toy_gpu() {
   GpuSpec spec;
   spec.name = "toy";
-  spec.dram_bandwidth_gbps = 1000;                 // 1 byte/ps
-  spec.cuda_core_tflops = {{"fp32", 10}};          // 10 flop/ps
-  spec.tensor_core_tflops = {{"fp16", 100}};       // 100 flop/ps
+  spec.dram_bandwidth_gbps = 1000;            // 1 byte/ps
+  spec.cuda_core_tflops = {{"fp32", 10}};     // 10 flop/ps
+  spec.tensor_core_tflops = {{"fp16", 100}};  // 100 flop/ps
   return spec;
 }
 

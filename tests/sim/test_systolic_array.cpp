@@ -17,7 +17,6 @@ namespace {
 
 const std::string kRef = std::string(DSE_REFERENCE_DIR) + "/scalesim";
 
-
 void expect_run_matches(const std::string& config, const std::string& topology, const std::string& report) {
   const ScaleSimConfig cfg = read_scalesim_config(kRef + "/inputs/" + config);
   const Graph graph = import_scalesim_topology(kRef + "/inputs/" + topology);
@@ -43,7 +42,8 @@ TEST(SystolicArray, MatchesScaleSimRunsExactly) {
 }
 
 TEST(SystolicArray, MatchesEveryRowOfTheScaleSimTables) {
-  for (const char* table : {"systolic_array_model_look_up_table_16_16.csv", "systolic_array_model_look_up_table_32_32.csv"}) {
+  for (const char* table :
+       {"systolic_array_model_look_up_table_16_16.csv", "systolic_array_model_look_up_table_32_32.csv"}) {
     std::ifstream in(kRef + "/" + table);
     std::string line;
     std::size_t rows = 0, mismatches = 0;
@@ -91,14 +91,16 @@ TEST(ScaleSimConfig, ReadsTheReferenceConfigsAndRejectsBadOnes) {
   EXPECT_EQ(google.array.dataflow, Dataflow::weight_stationary);
   EXPECT_FALSE(google.user_bandwidth);
   const auto path = std::filesystem::temp_directory_path() / "dse_bad_scalesim.cfg";
-  std::ofstream(path) << "[architecture_presets]\nArrayHeight: 32\nArrayWidth: 32\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\n"
-                         "OfmapSramSzkB: 64\nDataflow : wss\n";
+  std::ofstream(path)
+      << "[architecture_presets]\nArrayHeight: 32\nArrayWidth: 32\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\n"
+         "OfmapSramSzkB: 64\nDataflow : wss\n";
   try {
     read_scalesim_config(path.string());
     FAIL();
   } catch (const UserError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              path.string() + ":7: [architecture_presets] Dataflow: expected os, ws or is, found 'wss'; did you mean 'ws'?");
+    EXPECT_EQ(
+        std::string(error.what()),
+        path.string() + ":7: [architecture_presets] Dataflow: expected os, ws or is, found 'wss'; did you mean 'ws'?");
   }
   std::filesystem::remove(path);
 }
