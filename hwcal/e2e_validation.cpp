@@ -60,8 +60,7 @@ std::vector<E2eRow> predict_e2e_labels(const std::string& file) {
     if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
     Experiment experiment;
     experiment.name = config;
-    experiment.device =
-        std::make_shared<const GpuDevice>(*spec, "kernel", std::nullopt, "", std::vector<HardwareFile>{});
+    experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
     experiment.models.push_back(model);
     out.push_back({spec->name, config, measured, run_experiment(experiment).latency_ms()});
   }

@@ -20,11 +20,14 @@ namespace dse {
 
 class GpuDevice final : public Device {
  public:
-  // `timing_model` is a gpu_timing registry name; the model is built here, or taken from `cache`
-  // when another device was read from the same spec file, model and calibration (a search's
-  // trials). Without a cache or files (a spec assembled in code) it is built for this device alone.
-  GpuDevice(GpuSpec spec, std::string timing_model, std::optional<KernelCalibration> calibration,
-            std::string calibration_file, std::vector<HardwareFile> files, RunCache* cache = nullptr);
+  // `timing_model` is a gpu_timing registry name; the model is made by its factory from `device`
+  // (the device block: the model reads its own keys), sharing through `cache` what another device
+  // read from the same files built (a search's trials). `files` starts with the spec file (empty
+  // for a spec assembled in code, which then shares nothing).
+  GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& device, const std::string& config_file,
+            std::vector<HardwareFile> files, RunCache* cache = nullptr);
+  // A spec assembled in code, with the timing model's defaults (no device block, nothing shared).
+  GpuDevice(GpuSpec spec, std::string timing_model);
   // Reads the device block: gpu (catalog name or spec file), timing_model, calibration.
   static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
                                                    RunCache& cache);

@@ -14,6 +14,7 @@
 
 #include "models/base/registry.h"
 #include "models/graph.h"
+#include "sim/device/device.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/kernel_timer.h"
 
@@ -37,10 +38,17 @@ class GpuTimingModel {
  public:
   static constexpr const char* family_name = "gpu_timing";
   static constexpr const char* family_description = "How a GPU op's duration is computed";
-  // A model is made for one GPU, with the calibration file the experiment names (if any; models
-  // without calibrated parameters ignore it) and that file's path for calibration().
-  using Factory = std::function<std::unique_ptr<GpuTimingModel>(const GpuSpec&, const std::optional<KernelCalibration>&,
-                                                                const std::string& calibration_file)>;
+  // A model is made for one GPU and reads its own keys from the experiment's device block (the
+  // kernel model its `calibration`), so a model with new knobs touches one file; keys no model
+  // reads are reported as unknown. Whatever is expensive to build is shared through the context's
+  // cache (a search's trials).
+  struct Context {
+    const ConfigNode& device;          // the device block (also holds gpu: and timing_model:)
+    const std::string& config_file;    // resolves relative paths
+    std::vector<HardwareFile>& files;  // the spec file first; a model appends the files it reads
+    RunCache* cache = nullptr;         // null: build for this device alone
+  };
+  using Factory = std::function<std::shared_ptr<const GpuTimingModel>(const GpuSpec&, const Context&)>;
 
   virtual ~GpuTimingModel() = default;
   // The kernels `op` (of `graph`: lowering needs its tensors) launches, in order; none for a view.
@@ -49,9 +57,6 @@ class GpuTimingModel {
   virtual double dram_bandwidth_bytes_per_s() const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
-  // Whether `device.calibration` changes anything: a calibration given to a model that has no
-  // fitted parameters is a config error, not silently ignored.
-  virtual bool uses_calibration() const { return false; }
 
   OpTiming time(const Graph& graph, const Op& op) const;
 };

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/config/config_loader.h"
 #include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/gpu_timing_model.h"
+#include "sim/gpu/kernel_calibration_io.h"
 
 namespace dse {
 namespace {
@@ -16,6 +18,32 @@ class KernelTimingModel final : public GpuTimingModel {
   KernelTimingModel(const GpuSpec& spec, const std::optional<KernelCalibration>& calibration, const std::string& file)
       : timer_(spec, calibration.value_or(KernelCalibration{})),
         source_(calibration ? "calibrated (" + file + ")" : "default calibration (fitted to NeuSight FP32 kernels)") {}
+
+  // Reads `calibration` (a file from `dse validate kernels --fit --save-calibration`, relative to
+  // the experiment); models on the same spec file and calibration share one instance, and with it
+  // their per-op kernel choices.
+  static std::shared_ptr<const GpuTimingModel> make(const GpuSpec& spec, const Context& context) {
+    std::string file;
+    std::optional<KernelCalibration> calibration;
+    if (const ConfigNode* node = context.device.find("calibration")) {
+      file = resolve_config_path(context.config_file, node->as<std::string>());
+      if (!config_file_exists(file)) node->fail("expected an existing calibration file, found no file '" + file + "'");
+      const ConfigNode root = load_config_file(file);
+      calibration = read_kernel_calibration(root);
+      // A fit to one GPU's kernels describes that GPU; a fit to several is meant to carry over.
+      const auto fitted_on = kernel_calibration_fitted_on(root);
+      if (fitted_on.size() == 1 && fitted_on.front() != spec.name)
+        node->fail("expected a calibration fitted on " + spec.name + " or on several GPUs, found one fitted on " +
+                   fitted_on.front() + " only (" + file +
+                   "); fit one on this GPU's measurements with dse validate kernels --fit --save-calibration");
+      context.files.push_back({file, read_config_bytes(file)});
+    }
+    const auto build = [&] { return std::make_shared<const KernelTimingModel>(spec, calibration, file); };
+    if (!context.cache || context.files.empty()) return build();  // a spec assembled in code
+    std::string key = file;
+    for (const auto& f : context.files) key += "|" + f.content;
+    return context.cache->get<GpuTimingModel>("kernel timing model", 64, key, build);
+  }
 
   std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const override {
     std::vector<KernelWork> out;
@@ -35,7 +63,6 @@ class KernelTimingModel final : public GpuTimingModel {
   }
 
   std::string calibration() const override { return source_; }
-  bool uses_calibration() const override { return true; }
 
  private:
   KernelTimer timer_;
@@ -45,7 +72,8 @@ class KernelTimingModel final : public GpuTimingModel {
 
 }  // namespace
 
-DSE_REGISTER(GpuTimingModel, KernelTimingModel, "kernel",
-             "ops lowered to cuBLAS/PyTorch-like kernels; launch overhead + waves at the sustained clock")
+DSE_REGISTER_FACTORY(GpuTimingModel, "kernel",
+                     "ops lowered to cuBLAS/PyTorch-like kernels; launch overhead + waves at the sustained clock",
+                     KernelTimingModel::make)
 
 }  // namespace dse

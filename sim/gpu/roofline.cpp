@@ -15,7 +15,18 @@ namespace {
 
 class Roofline final : public GpuTimingModel {
  public:
-  Roofline(const GpuSpec& spec, const std::optional<KernelCalibration>&, const std::string&) : spec_(spec) {}
+  explicit Roofline(const GpuSpec& spec) : spec_(spec) {}
+
+  // Reads no keys of its own; a calibration would be silently ignored, so it is refused.
+  static std::shared_ptr<const GpuTimingModel> make(const GpuSpec& spec, const Context& context) {
+    if (const ConfigNode* calibration = context.device.peek("calibration"))
+      context.device.find("calibration")
+          ->fail(
+              "expected no calibration with timing_model roofline, which has no fitted parameters to take from "
+              "it (the kernel model does: timing_model: kernel), found " +
+              calibration->describe());
+    return std::make_shared<const Roofline>(spec);
+  }
 
   std::vector<KernelWork> kernels(const Graph&, const Op& op) const override {
     const std::int64_t bytes = op.cost.bytes_read + op.cost.bytes_written;
@@ -49,7 +60,8 @@ class Roofline final : public GpuTimingModel {
 
 }  // namespace
 
-DSE_REGISTER(GpuTimingModel, Roofline, "roofline",
-             "max(flops / datasheet peak, bytes / DRAM bandwidth) per op; no overheads (a lower bound)")
+DSE_REGISTER_FACTORY(GpuTimingModel, "roofline",
+                     "max(flops / datasheet peak, bytes / DRAM bandwidth) per op; no overheads (a lower bound)",
+                     Roofline::make)
 
 }  // namespace dse

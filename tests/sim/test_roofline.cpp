@@ -16,8 +16,10 @@ GpuSpec toy_gpu() {
   return spec;
 }
 
-std::unique_ptr<GpuTimingModel> roofline(const GpuSpec& spec) {
-  return GpuTimingRegistry::instance().find("roofline")->factory(spec, std::nullopt, "");
+std::shared_ptr<const GpuTimingModel> roofline(const GpuSpec& spec) {
+  const ConfigNode device = ConfigNode::map({});
+  std::vector<HardwareFile> files;
+  return GpuTimingRegistry::instance().find("roofline")->factory(spec, {device, "", files, nullptr});
 }
 
 }  // namespace
