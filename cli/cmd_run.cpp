@@ -48,6 +48,7 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   base.erase("search");
   const SearchSettings settings = read_search_settings(*config.find("search"));
   const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
+  check_search_space_keys(base, config_file, settings);
   check_search_metrics(settings, check.device->metric_names(check.models.size()));
   if (!options.trace_file.empty())
     throw UserError("--trace: a search has no single timeline; run its best config instead");

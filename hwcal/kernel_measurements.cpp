@@ -1,6 +1,7 @@
 #include "hwcal/kernel_measurements.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "models/base/csv_table.h"
@@ -31,7 +32,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     KernelMeasurement measurement;
     measurement.op = table.text(row, op);
     measurement.latency_ms = table.number(row, latency);
-    if (measurement.latency_ms <= 0) {
+    if (!(measurement.latency_ms > 0) || !std::isfinite(measurement.latency_ms)) {
       throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[latency].column) +
                       ": Latency: expected a positive number of milliseconds, found " + table.text(row, latency));
     }
@@ -41,10 +42,21 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       measurement.grid[axis] = table.integer(row, grid[axis]);
       measurement.block[axis] = table.integer(row, block[axis]);
     }
-    measurement.b = table.integer(row, b);
-    measurement.m = table.integer(row, *m);
-    measurement.n = n ? table.integer(row, *n) : 0;
-    measurement.k = k ? table.integer(row, *k) : 0;
+    // Sizes are counts: a zero or negative one describes no kernel (N = 0 divided by zero later).
+    const auto size = [&](std::size_t column) {
+      const std::int64_t value = table.integer(row, column);
+      if (value < 1)
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
+                        table.header()[column] + ": expected a size of at least 1, found " + table.text(row, column));
+      return value;
+    };
+    measurement.b = size(b);
+    measurement.m = size(*m);
+    measurement.n = n ? size(*n) : 0;
+    measurement.k = k ? size(*k) : 0;
+    if ((measurement.op == "linear" || measurement.op == "bmm") && (!n || !k))
+      throw UserError(path + ":" + std::to_string(row.line) + ": expected N and K columns for a " + measurement.op +
+                      " row (B, M, N, K), found " + (n ? "no K column" : "no N column"));
     measurement.file = path;
     measurement.line = row.line;
     out.push_back(std::move(measurement));

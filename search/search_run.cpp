@@ -20,8 +20,33 @@
 #include "models/base/errors.h"
 #include "search/trial.h"
 #include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/run/experiment.h"
 
 namespace dse {
+
+void check_search_space_keys(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings) {
+  for (const auto& p : settings.space.parameters) {
+    ConfigNode config = base;
+    const std::string value = p.levels() ? p.level(0) : p.sample(0.5);
+    try {
+      apply_override(config, p.key + "=" + value, 1);
+      read_experiment(config, config_file);
+    } catch (const ConfigError& error) {
+      const std::string message = error.what();
+      // Only the key itself is judged here; a value the experiment refuses is the trial's to report.
+      if (message.find("unknown key") == std::string::npos && message.find("expected KEY.PATH") == std::string::npos &&
+          message.find("expected a mapping to set") == std::string::npos &&
+          message.find("expected a sequence to index") == std::string::npos &&
+          message.find("expected an index in") == std::string::npos)
+        continue;
+      const auto colon = message.find(": ", message.find(")"));  // past "(-p #1):1:COL"
+      throw ConfigError(p.key_mark, p.key_path,
+                        "expected a key path the experiment reads, found '" + p.key + "', which it does not (" +
+                            (colon == std::string::npos ? message : message.substr(colon + 2)) + ")");
+    }
+  }
+}
 
 void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics) {
   const auto check = [&metrics](const std::string& metric, const MetricMention& where, const char* role) {

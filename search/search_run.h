@@ -66,6 +66,11 @@ struct SearchSettings {
 
 SearchSettings read_search_settings(const ConfigNode& search);
 
+// ConfigError at the first space parameter whose key the experiment `base` does not read (a
+// misspelt key made every trial fail, each blaming a `-p` flag never given), pointing at the key
+// in the search block. Costs one read of the experiment per parameter, no simulation.
+void check_search_space_keys(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings);
+
 // ConfigError at the first objective or constraint naming a metric not in `metrics` (what the
 // base experiment's device reports: Device::metric_names), listing those that are.
 void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics);

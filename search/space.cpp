@@ -107,6 +107,8 @@ SearchSpace read_search_space(const ConfigNode& space) {
         "{choice: [...]}, {bool: true}");
     SearchParameter p;
     p.key = key;
+    p.key_mark = space.key_mark(key);
+    p.key_path = spec.path();
     const auto range = [&](const char* name) {
       const auto items = spec.find(name)->items();
       if (items.size() != 2)

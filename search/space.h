@@ -26,6 +26,8 @@ namespace dse {
 struct SearchParameter {
   enum class Kind { integer, pow2, real, log_real, choice, boolean, permutation };
   std::string key;
+  SourceMark key_mark;   // where the key is written in the search block, for errors about it
+  std::string key_path;  // that key's own path ("search.space.workload.models[0].batch")
   Kind kind = Kind::integer;
   double low = 0, high = 0, step = 1;
   std::vector<std::string> choices;  // choice: the values as YAML text; permutation: the items

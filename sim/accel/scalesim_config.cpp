@@ -66,7 +66,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
     const std::string value = text(section, key);
     double result = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), result);
-    if (ec != std::errc() || end != value.data() + value.size() || result < low || result > high) {
+    if (ec != std::errc() || end != value.data() + value.size() || !(result >= low && result <= high)) {
       std::ostringstream range;
       range << "expected a number in [" << low << ", " << high << "], found '" << value << "'";
       fail(section, key, range.str());

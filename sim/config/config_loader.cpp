@@ -18,6 +18,9 @@ namespace {
 
 constexpr std::size_t kMaxNodes = 1'000'000;
 constexpr std::size_t kMaxIncludeDepth = 32;
+// Deeper than yaml-cpp's own parser allows (499), so only an alias that contains itself (a cyclic
+// node graph, `a: &a [*a]`) reaches it: without it converting one recursed until the stack overflowed.
+constexpr int kMaxConvertDepth = 512;
 
 bool is_embedded(const std::string& path) { return path.starts_with(kEmbeddedPrefix); }
 
@@ -125,10 +128,14 @@ class Converter {
     return {file_, mark.line + 1 + line_offset_, mark.column + 1 + (mark.line == 0 ? column_offset_ : 0)};
   }
 
-  ConfigNode convert(const YAML::Node& node, const SourceMark& fallback, const std::string& path) {
+  ConfigNode convert(const YAML::Node& node, const SourceMark& fallback, const std::string& path, int depth = 0) {
     if (++node_count_ > kMaxNodes)
       throw ConfigError(mark_of(node, fallback), path,
                         "expected at most 1000000 nodes, found more (an alias expanding recursively?)");
+    if (depth > kMaxConvertDepth)
+      throw ConfigError(mark_of(node, fallback), "(yaml)",
+                        "expected nesting at most " + std::to_string(kMaxConvertDepth) +
+                            " levels deep, found deeper (an alias that contains itself?)");
     const SourceMark mark = mark_of(node, fallback);
     const std::string tag = node.Tag();
     if (tag == "!include") return include(node, mark, path);
@@ -141,7 +148,7 @@ class Converter {
         return ConfigNode::scalar(node.Scalar(), tag == "!" || tag == "tag:yaml.org,2002:str", mark);
       case YAML::NodeType::Sequence: {
         ConfigNode out = ConfigNode::sequence(mark);
-        for (const auto& item : node) out.append(convert(item, mark, item_path(path, out.item_count())));
+        for (const auto& item : node) out.append(convert(item, mark, item_path(path, out.item_count()), depth + 1));
         return out;
       }
       case YAML::NodeType::Map: {
@@ -155,7 +162,7 @@ class Converter {
                               "expected each key once per mapping, found '" + key + "' again (first at line " +
                                   std::to_string(out.key_mark(key).line) + ")");
           }
-          out.set(key, convert(pair.second, key_mark, child_path(path, key)), key_mark);
+          out.set(key, convert(pair.second, key_mark, child_path(path, key), depth + 1), key_mark);
         }
         return out;
       }

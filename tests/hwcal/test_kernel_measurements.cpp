@@ -70,6 +70,22 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
   const std::string negative =
       write_csv("dse_negative.csv", kHeader + "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
   EXPECT_EQ(error_of(negative), negative + ":2:8: Latency: expected a positive number of milliseconds, found -1");
+  const std::string nan =
+      write_csv("dse_nan.csv", kHeader + "linear,nan,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(nan), nan + ":2:8: Latency: expected a number, found \"nan\"");
+  // Sizes are counts: B = -3 predicted -1.79 ms, N = 0 divided by zero (SIGFPE).
+  const std::string zero_n =
+      write_csv("dse_zero_n.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,0,4\n");
+  EXPECT_EQ(error_of(zero_n), zero_n + ":2:53: N: expected a size of at least 1, found 0");
+  const std::string negative_b =
+      write_csv("dse_negative_b.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,-3,2,3,4\n");
+  EXPECT_EQ(error_of(negative_b), negative_b + ":2:49: B: expected a size of at least 1, found -3");
+  const std::string header_no_n =
+      "OPName,Latency,Device,Torch Version,CUDNN Version,Kernel Name,Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,"
+      "Block x,Block y,Block z,CUDA Version,Kernels,B,M,K\n";
+  const std::string no_n =
+      write_csv("dse_no_n.csv", header_no_n + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,4\n");
+  EXPECT_EQ(error_of(no_n), no_n + ":2: expected N and K columns for a linear row (B, M, N, K), found no N column");
   const std::string short_row = write_csv("dse_short.csv", kHeader + "linear,1.0,NVIDIA L4\n");
   EXPECT_EQ(error_of(short_row), short_row + ":2:1: expected 20 fields as in the header, found 3");
   const std::string no_column = write_csv("dse_no_column.csv", "OPName,Latncy\nlinear,1\n");

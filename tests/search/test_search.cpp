@@ -189,6 +189,34 @@ TEST(SearchStrategies, BayesOptWithUcbIsDeterministicToo) {
   EXPECT_THROW(settings(bad), ConfigError);
 }
 
+// A misspelt space key is an error at the key before any trial (every trial failed, blaming -p #1).
+TEST(SearchSpace, KeysTheExperimentDoesNotReadAreErrorsAtTheKey) {
+  const ConfigNode base = load_config_text(R"(name: t
+workload:
+  models: [{name: resnet18, batch: 1}]
+device: {gpu: t4, timing_model: roofline}
+output: ~
+)",
+                                           "base.yaml");
+  const auto check = [&](const std::string& space) -> std::string {
+    try {
+      check_search_space_keys(
+          base, "base.yaml",
+          settings("space:\n" + space +
+                   "strategy: {name: random, trials: 2}\nobjective: {maximize: throughput_per_s}\n"));
+    } catch (const ConfigError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string bad = check("  workload.models[0].btch: {pow2: [1, 8]}\n");
+  EXPECT_NE(bad.find("search.yaml:2:3: space.workload.models[0].btch"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("unknown key 'btch'"), std::string::npos) << bad;
+  EXPECT_EQ(check("  workload.models[0].batch: {pow2: [1, 8]}\n  device.gpu: {choice: [t4, l4]}\n"), "");
+  // A value the experiment refuses is the trial's to report, not the key's.
+  EXPECT_EQ(check("  workload.models[0].batch: {int: [0, 3]}\n"), "");
+}
+
 // Each strategy reads its own keys: one the chosen strategy does not take is an unknown key.
 TEST(SearchStrategies, KeysOfAnotherStrategyAreUnknown) {
   std::string text = kRandom;

@@ -96,3 +96,21 @@ TEST(ConfigLoader, QuotedScalarsStayStringsThroughEmit) {
 }
 
 }  // namespace dse
+
+namespace dse {
+
+// An alias that contains itself is a cyclic node graph: converting it recursed until the stack
+// overflowed (SIGSEGV) from a config, a -p value, a spec or calibration file and `dse models show`.
+TEST(ConfigLoader, AnAliasThatContainsItselfIsAnErrorNotACrash) {
+  for (const char* text : {"a: &a [*a]\n", "a: &a {b: *a}\n", "x: [1, &a [2, [*a]]]\n"}) {
+    try {
+      load_config_text(text, "alias.yaml");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const ConfigError& error) {
+      EXPECT_NE(std::string(error.what()).find("an alias that contains itself?"), std::string::npos) << error.what();
+    }
+  }
+  EXPECT_THROW(parse_yaml_value("&a [*a]", {"(-p #1)", 1, 3}), ConfigError);
+}
+
+}  // namespace dse

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -49,6 +51,31 @@ TEST(SummaryJson, CarriesTheDocumentedKeys) {
   EXPECT_EQ(summary["device"]["timing_model"], "kernel");
   EXPECT_EQ(summary["device"]["calibration"], "default calibration (fitted to NeuSight FP32 kernels)");
   EXPECT_EQ(summary["models"][0]["params"], 25'557'032);
+}
+
+// A result renamed over /dev/null (as root) replaced the device node with a file: anything but a
+// regular file or a new path is refused before work starts.
+TEST(AtomicFile, RefusesToReplaceWhatIsNotARegularFile) {
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      AtomicFile file(path);
+    } catch (const UserError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  EXPECT_NE(message("/dev/null")
+                .find("/dev/null: cannot write: expected a regular file or a new path for the output, "
+                      "found a character device"),
+            std::string::npos);
+  const fs::path dir = fs::temp_directory_path() / ("dse_special_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "real.h5") << "x";
+  fs::create_symlink(dir / "real.h5", dir / "link.h5");
+  EXPECT_NE(message((dir / "link.h5").string()).find("found a symbolic link"), std::string::npos);
+  EXPECT_EQ(message((dir / "real.h5").string()), "");  // a regular file is replaced as before
+  EXPECT_EQ(message((dir / "new.h5").string()), "");
+  fs::remove_all(dir);
 }
 
 TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {

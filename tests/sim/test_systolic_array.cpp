@@ -102,6 +102,18 @@ TEST(ScaleSimConfig, ReadsTheReferenceConfigsAndRejectsBadOnes) {
         std::string(error.what()),
         path.string() + ":7: [architecture_presets] Dataflow: expected os, ws or is, found 'wss'; did you mean 'ws'?");
   }
+  // NaN passed the range check (cycles -1, and Bandwidth: nan gave INT64_MIN words per cycle).
+  std::ofstream(path) << "[architecture_presets]\nArrayHeight: 32\nArrayWidth: nan\nIfmapSramSzkB: 64\n"
+                         "FilterSramSzkB: 64\nOfmapSramSzkB: 64\nDataflow : ws\n";
+  try {
+    read_scalesim_config(path.string());
+    FAIL() << "ArrayWidth: nan was accepted";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find(":3: [architecture_presets] ArrayWidth: expected a number in [1, 65536], found 'nan'"),
+              std::string::npos)
+        << error.what();
+  }
   std::filesystem::remove(path);
 }
 
