@@ -1,18 +1,17 @@
 #include "hwcal/gemm_validation.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "hwcal/kernel_fit.h"
 #include "models/base/errors.h"
+#include "models/base/input_file.h"
 #include "models/ops/op_library.h"
 #include "sim/gpu/gpu_lowering.h"
 
 namespace dse {
 
 GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& spec, DType dtype) {
-  std::ifstream in(file);
-  if (!in) throw UserError(file + ": cannot read: no such file or not readable");
+  std::istringstream in(read_input_file(file, kMaxTextInputBytes, "a GEMM measurement file"));
   const KernelTimer timer(spec, KernelCalibration{});
   GemmValidation out;
   out.clock_mhz = timer.gemm_clock_mhz(std::string(dtype_name(dtype)));

@@ -1,5 +1,7 @@
 #include "models/base/csv_table.h"
 
+#include "models/base/input_file.h"
+
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -21,11 +23,7 @@ std::string trim(std::string text) {
 }  // namespace
 
 CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path + ": cannot read: no such file or not readable");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string data = buffer.str();
+  const std::string data = read_input_file(path, kMaxTextInputBytes, "a CSV file");
   if (data.find('\0') != std::string::npos) throw UserError(path + ": expected CSV text, found binary data");
 
   CsvTable table;

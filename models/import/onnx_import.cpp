@@ -1,5 +1,7 @@
 #include "models/import/onnx_import.h"
 
+#include "models/base/input_file.h"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -298,11 +300,7 @@ void Importer::run(const onnx::ModelProto& model) {
 }  // namespace onnx_import
 
 Graph import_onnx(const std::string& path, const OnnxImportOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path + ": cannot read: no such file or not readable");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  const std::string data = bytes.str();
+  const std::string data = read_input_file(path, kMaxOnnxInputBytes, "an ONNX model");
   if (data.empty()) throw UserError(path + ": expected an ONNX model, found an empty file");
   onnx::ModelProto model;
   if (!model.ParseFromString(data) || !model.has_graph())

@@ -1,5 +1,7 @@
 #include "sim/accel/scalesim_config.h"
 
+#include "models/base/input_file.h"
+
 #include <ini.h>
 
 #include <algorithm>
@@ -43,8 +45,7 @@ int line_of(const std::string& path, const std::string& key) {
 }  // namespace
 
 ScaleSimConfig read_scalesim_config(const std::string& path) {
-  std::ifstream probe(path);
-  if (!probe) throw UserError(path + ": cannot read: no such file or not readable");
+  check_input_file(path, kMaxTextInputBytes, "a SCALE-Sim config");
   Entries entries;
   const int error = ini_parse(path.c_str(), collect, &entries);
   if (error > 0)

@@ -1,5 +1,7 @@
 #include "sim/config/config_loader.h"
 
+#include "models/base/input_file.h"
+
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
@@ -91,6 +93,29 @@ std::string tab_hint(const std::string& text, int zero_based_line) {
   return indent.find('\t') != std::string::npos ? " (the line is indented with a tab; YAML allows only spaces)" : "";
 }
 
+// yaml-cpp's Load reads the first document and ignores the rest: a second one (after a `---` line,
+// or content after `...`) is refused. A line scan, because LoadAll is pathologically slow on some
+// malformed input (the config-mutation test found ones taking seconds each).
+void check_single_document(const std::string& text, const std::string& file, int line_offset) {
+  bool content = false, ended = false;
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#' || (first == 0 && line[0] == '%')) continue;
+    const bool marker = line.starts_with("---") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+    const bool end = line.starts_with("...") && line.find_first_not_of(" \t", 3) == std::string::npos;
+    if ((marker && content) || (ended && !end))
+      throw ConfigError({file, number + line_offset, 1}, "(yaml)",
+                        "expected one YAML document, found a second one here: put each experiment in its own file");
+    if (end)
+      ended = content;
+    else if (!marker || line.find_first_not_of(" \t", 3) != std::string::npos)
+      content = true;
+  }
+}
+
 class Converter {
  public:
   // `include_stack`: canonical identities of the files being read (for cycle detection);
@@ -101,6 +126,7 @@ class Converter {
   ConfigNode parse_document(const std::string& text, const std::string& file, const std::string& path = "(root)",
                             int line_offset = 0, int column_offset = 0) {
     check_utf8(text, file);
+    check_single_document(text, file, line_offset);
     YAML::Node root;
     try {
       root = YAML::Load(text);
@@ -258,13 +284,7 @@ std::string read_config_bytes(const std::string& path) {
     if (const EmbeddedFile* file = find_embedded(path)) return std::string(file->content);
     throw UserError(path + ": cannot read: no such file embedded in this binary");
   }
-  std::error_code error;
-  if (fs::is_directory(path, error)) throw UserError(path + ": cannot read: is a directory, expected a YAML file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(path + ": cannot read: no such file or not readable");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  return read_input_file(path, kMaxTextInputBytes, "a YAML file");
 }
 
 ConfigNode load_config_file(const std::string& path) {

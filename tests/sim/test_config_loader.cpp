@@ -114,3 +114,33 @@ TEST(ConfigLoader, AnAliasThatContainsItselfIsAnErrorNotACrash) {
 }
 
 }  // namespace dse
+
+namespace dse {
+
+// YAML after a second `---` (or after `...`) was silently ignored; devices and FIFOs were read
+// forever (`dse run /dev/zero`).
+TEST(ConfigLoader, RefusesASecondDocumentAndFilesThatAreNotRegular) {
+  // The second document starts at its `---`, or at the first content after `...`.
+  for (const auto& [text, at] :
+       {std::pair{"name: a\n---\nname: b\n", "two.yaml:2:1"}, std::pair{"name: a\n...\nname: b\n", "two.yaml:3:1"}}) {
+    try {
+      load_config_text(text, "two.yaml");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const ConfigError& error) {
+      EXPECT_NE(std::string(error.what()).find(std::string(at) + ": (yaml): expected one YAML document"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_NO_THROW(load_config_text("---\nname: a\n...\n# the end\n", "one.yaml"));
+  EXPECT_NO_THROW(load_config_text("%YAML 1.2\n---\nname: a\n", "one.yaml"));
+  try {
+    load_config_file("/dev/zero");
+    ADD_FAILURE() << "read /dev/zero";
+  } catch (const UserError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "/dev/zero: cannot read: expected a regular file (a YAML file), found a character device");
+  }
+}
+
+}  // namespace dse

@@ -40,12 +40,13 @@ TEST(ConfigMutations, EveryMangledConfigRunsOrFailsAsAUserError) {
   ASSERT_FALSE(original.empty());
   std::mt19937_64 rng(20261130);
   int ran = 0, rejected = 0;
+  const auto cache = std::make_shared<RunCache>();  // shared by the mutations, as by a search's trials
   for (int trial = 0; trial < 3000; ++trial) {
     const std::string text = mutate(original, rng);
     const std::string name = test::source_path("configs/experiments/mutated.yaml");
     try {
       ConfigNode root = load_config_text(text, name);
-      Experiment experiment = read_experiment(root, name);
+      Experiment experiment = read_experiment(root, name, cache);
       experiment.models[0].params.batch = std::min(experiment.models[0].params.batch, 64);  // keep it quick
       run_experiment(experiment);
       ++ran;
@@ -107,11 +108,12 @@ output: ~
   std::mt19937_64 rng(5);
   int ran = 0, rejected = 0;
   const std::string name = test::source_path("configs/experiments/mutated_accel.yaml");
+  const auto cache = std::make_shared<RunCache>();  // shared by the mutations, as by a search's trials
   for (int trial = 0; trial < 1500; ++trial) {
     const std::string text = mutate(experiment, rng);
     try {
       ConfigNode root = load_config_text(text, name);
-      Experiment e = read_experiment(root, name);
+      Experiment e = read_experiment(root, name, cache);
       for (auto& model : e.models) model.params.batch = std::min(model.params.batch, 8);
       if (static_cast<const AcceleratorDevice&>(*e.device).fusion() == FusionMode::ilp) continue;  // own tests; slower
       run_experiment(e);

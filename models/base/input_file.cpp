@@ -1,0 +1,42 @@
+#include "models/base/input_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/base/errors.h"
+
+namespace dse {
+namespace fs = std::filesystem;
+
+void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error || !fs::exists(status)) throw UserError(path + ": cannot read: no such file or not readable");
+  if (fs::is_directory(status)) throw UserError(path + ": cannot read: is a directory, expected " + std::string(what));
+  if (!fs::is_regular_file(status)) {
+    const char* kind = fs::is_character_file(status) ? "a character device"
+                       : fs::is_block_file(status)   ? "a block device"
+                       : fs::is_fifo(status)         ? "a FIFO"
+                       : fs::is_socket(status)       ? "a socket"
+                                                     : "not a regular file";
+    throw UserError(path + ": cannot read: expected a regular file (" + std::string(what) + "), found " + kind);
+  }
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (!error && size > max_bytes)
+    throw UserError(path + ": cannot read: expected " + std::string(what) + " of at most " +
+                    std::to_string(max_bytes >> 20) + " MiB, found " + std::to_string(size >> 20) + " MiB");
+}
+
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what) {
+  check_input_file(path, max_bytes, what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(path + ": cannot read: " + std::strerror(errno));
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace dse
