@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>

@@ -11,18 +11,23 @@
 namespace dse {
 namespace fs = std::filesystem;
 
+const char* special_file_kind(const fs::file_status& status) {
+  return fs::is_symlink(status)          ? "a symbolic link"
+         : fs::is_character_file(status) ? "a character device"
+         : fs::is_block_file(status)     ? "a block device"
+         : fs::is_fifo(status)           ? "a FIFO"
+         : fs::is_socket(status)         ? "a socket"
+                                         : "not a regular file";
+}
+
 void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (error || !fs::exists(status)) throw UserError(path + ": cannot read: no such file or not readable");
   if (fs::is_directory(status)) throw UserError(path + ": cannot read: is a directory, expected " + std::string(what));
   if (!fs::is_regular_file(status)) {
-    const char* kind = fs::is_character_file(status) ? "a character device"
-                       : fs::is_block_file(status)   ? "a block device"
-                       : fs::is_fifo(status)         ? "a FIFO"
-                       : fs::is_socket(status)       ? "a socket"
-                                                     : "not a regular file";
-    throw UserError(path + ": cannot read: expected a regular file (" + std::string(what) + "), found " + kind);
+    throw UserError(path + ": cannot read: expected a regular file (" + std::string(what) + "), found " +
+                    special_file_kind(status));
   }
   const std::uintmax_t size = fs::file_size(path, error);
   if (!error && size > max_bytes)

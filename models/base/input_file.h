@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,10 @@ inline constexpr std::uint64_t kMaxOnnxInputBytes = 2ull << 30;
 // UserError "PATH: cannot read: ..." unless `path` is a readable regular file of at most
 // `max_bytes`; `what` names what was expected ("a YAML file").
 void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what);
+// What a file that is not a regular one is, for messages: "a symbolic link" (for a status taken
+// with symlink_status), "a character device", "a block device", "a FIFO", "a socket".
+const char* special_file_kind(const std::filesystem::file_status& status);
+
 // check_input_file, then the file's bytes.
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what);
 

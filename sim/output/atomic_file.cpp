@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "models/base/errors.h"
+#include "models/base/input_file.h"
 
 namespace dse {
 namespace fs = std::filesystem;
@@ -23,14 +24,9 @@ AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_pat
   // (as root), a FIFO, or a symlink and not the file it points to. Refused before any work.
   const fs::file_status status = fs::symlink_status(final_path_, error);
   if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
-    const char* kind = fs::is_symlink(status)          ? "a symbolic link"
-                       : fs::is_character_file(status) ? "a character device"
-                       : fs::is_block_file(status)     ? "a block device"
-                       : fs::is_fifo(status)           ? "a FIFO"
-                       : fs::is_socket(status)         ? "a socket"
-                                                       : "not a regular file";
     throw UserError(final_path_ + ": cannot write: expected a regular file or a new path for the output, found " +
-                    kind + " (results are written to a temporary file and renamed over the target)");
+                    special_file_kind(status) +
+                    " (results are written to a temporary file and renamed over the target)");
   }
   temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
 }
