@@ -46,8 +46,9 @@ std::string sibling(const std::string& output, const std::string& suffix) {
 int run_search_experiment(const RunOptions& options, const ConfigNode& config, const std::string& config_file) {
   ConfigNode base = config;
   base.erase("search");
-  const SearchSettings settings = read_search_settings(*config.find("search"));
   const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
+  const SearchSettings settings = read_search_settings(
+      *config.find("search"), [&check](const std::string& key) { return check.device->supported_values(key); });
   check_search_space_keys(base, config_file, settings);
   check_search_metrics(settings, check.device->metric_names(check.models.size()));
   if (!options.trace_file.empty())

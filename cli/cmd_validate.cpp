@@ -215,7 +215,8 @@ struct E2eOptions {
 
 // NeuSight's e2e_labels.csv, simulated by hwcal/e2e_validation.h.
 int validate_e2e(const E2eOptions& options) {
-  const std::vector<E2eRow> rows = predict_e2e_labels(options.file);
+  const E2eValidation validation = predict_e2e_labels(options.file);
+  const std::vector<E2eRow>& rows = validation.rows;
   nlohmann::json json_rows = nlohmann::json::array();
   double error_sum = 0;
   if (!options.mode.quiet)
@@ -225,16 +226,31 @@ int validate_e2e(const E2eOptions& options) {
     error_sum += std::abs(row.error());
     json_rows.push_back({{"gpu", row.gpu},
                          {"config", row.config},
+                         {"measured", row.forward_of_training ? "fw_latency_ms" : "e2e_latency_ms"},
                          {"measured_ms", row.measured_ms},
                          {"predicted_ms", row.predicted_ms},
                          {"error_pct", 100 * row.error()}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.gpu, row.config,
-                 row.measured_ms, row.predicted_ms, 100 * row.error());
+      fmt::print(options.mode.human(), "{:<16} {:<32} {:>12.1f} {:>12.1f} {:>+7.1f}%\n", row.gpu,
+                 row.forward_of_training ? row.config + " (fw)" : row.config, row.measured_ms, row.predicted_ms,
+                 100 * row.error());
   }
   const double mape = rows.empty() ? 0 : 100 * error_sum / static_cast<double>(rows.size());
-  if (!options.mode.quiet) fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows\n", mape, rows.size());
-  if (options.mode.json) options.mode.print_json({{"rows", json_rows}, {"mape_pct", mape}});
+  nlohmann::json json_skipped = nlohmann::json::array();
+  for (const auto& skip : validation.skipped)
+    json_skipped.push_back(
+        {{"line", skip.line}, {"device", skip.device}, {"config", skip.config}, {"reason", skip.reason}});
+  if (!options.mode.quiet) {
+    fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows (\"(fw)\": a training row's forward pass)\n", mape,
+               rows.size());
+    if (!validation.skipped.empty()) {
+      fmt::print(options.mode.human(), "\nskipped {} rows dse cannot simulate:\n", validation.skipped.size());
+      for (const auto& skip : validation.skipped)
+        fmt::print(options.mode.human(), "  {}:{}: {} {}: {}\n", options.file, skip.line, skip.device, skip.config,
+                   skip.reason);
+    }
+  }
+  if (options.mode.json) options.mode.print_json({{"rows", json_rows}, {"mape_pct", mape}, {"skipped", json_skipped}});
   return 0;
 }
 
@@ -264,8 +280,8 @@ int validate_gemm(const GemmOptions& options) {
   double error_sum = 0;
   int within = 0;
   if (!options.mode.quiet)
-    fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8}\n", "M", "N", "K", "measured_ms",
-               "predicted_ms", "error");
+    fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12} {:>12} {:>8} {:>9} {:>8}\n", "M", "N", "K",
+               "measured_ms", "predicted_ms", "error", "clock_mhz", "power_w");
   for (const auto& row : result.rows) {
     error_sum += std::abs(row.error());
     within += std::abs(row.error()) <= 0.2 ? 1 : 0;
@@ -274,10 +290,12 @@ int validate_gemm(const GemmOptions& options) {
                     {"k", row.k},
                     {"measured_ms", row.measured_ms},
                     {"predicted_ms", row.predicted_ms},
-                    {"error_pct", 100 * row.error()}});
+                    {"error_pct", 100 * row.error()},
+                    {"clock_mhz", row.clock_mhz},
+                    {"power_w", row.power_w}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}%\n", row.m, row.n, row.k,
-                 row.measured_ms, row.predicted_ms, 100 * row.error());
+      fmt::print(options.mode.human(), "{:>7} {:>7} {:>7} {:>12.4f} {:>12.4f} {:>+7.1f}% {:>9.0f} {:>8.0f}\n", row.m,
+                 row.n, row.k, row.measured_ms, row.predicted_ms, 100 * row.error(), row.clock_mhz, row.power_w);
   }
   const double count = static_cast<double>(result.rows.size());
   const double mape = count > 0 ? 100 * error_sum / count : 0;

@@ -16,13 +16,19 @@
 
 namespace dse {
 
-std::vector<E2eRow> predict_e2e_labels(const std::string& file) {
+E2eValidation predict_e2e_labels(const std::string& file) {
   const CsvTable table = CsvTable::read(file);
   const auto device_col = table.column("device"), config_col = table.column(table.header().at(1)),
              latency_col = table.column("e2e_latency_ms");
+  const auto& header = table.header();
+  const bool has_forward = std::find(header.begin(), header.end(), "fw_latency_ms") != header.end();
+  const std::size_t forward_col = has_forward ? table.column("fw_latency_ms") : 0;
   const std::vector<GpuSpec> specs = read_catalog_gpu_specs(HardwareCatalog::for_listing());
-  std::vector<E2eRow> out;
+  E2eValidation out;
   for (const auto& row : table.rows()) {
+    const auto skip = [&](const std::string& reason) {
+      out.skipped.push_back({row.line, table.text(row, device_col), table.text(row, config_col), reason});
+    };
     std::string device = table.text(row, device_col);
     std::replace(device.begin(), device.end(), '_', ' ');
     const GpuSpec* spec = find_spec_by_device_name(specs, device);
@@ -33,9 +39,29 @@ std::vector<E2eRow> predict_e2e_labels(const std::string& file) {
       if (dash == std::string::npos) dash = config.size();
       parts.push_back(config.substr(start, dash - start));
     }
-    if (!spec || parts.size() < 4 || parts[1] != "inf") continue;
+    if (!spec) {
+      skip("no GPU spec in the catalog reports the device name '" + device + "'");
+      continue;
+    }
+    if (parts.size() < 4 || (parts[1] != "inf" && parts[1] != "train")) {
+      skip("expected MODEL-inf|train-SEQ-BATCH[-...], found '" + config + "'");
+      continue;
+    }
     const auto* builder = ModelRegistry::instance().find(parts[0]);
-    if (!builder) continue;
+    if (!builder) {
+      skip("model '" + parts[0] + "' is not in dse's zoo (dse models list)");
+      continue;
+    }
+    const bool training = parts[1] == "train";
+    double forward_ms = 0;
+    if (training) {
+      forward_ms = has_forward ? table.number(row, forward_col) : 0;
+      if (parts.size() > 4 || !(forward_ms > 0)) {
+        skip(parts.size() > 4 ? "a training run across GPUs ('" + parts[4] + "'), with no forward-pass time of one GPU"
+                              : "a training row without a forward-pass time (fw_latency_ms)");
+        continue;
+      }
+    }
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {
       return UserError(fmt::format("{}:{}:{}: {}: expected {}, found '{}'", table.path(), row.line,
                                    row.cells[column].column, table.header()[column], expected, row.cells[column].text));
@@ -56,13 +82,13 @@ std::vector<E2eRow> predict_e2e_labels(const std::string& file) {
       for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
         graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
     model.graph = std::make_shared<const Graph>(std::move(graph));
-    const double measured = table.number(row, latency_col);
+    const double measured = training ? forward_ms : table.number(row, latency_col);
     if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
     Experiment experiment;
     experiment.name = config;
     experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
     experiment.models.push_back(model);
-    out.push_back({spec->name, config, measured, run_experiment(experiment).latency_ms()});
+    out.rows.push_back({spec->name, config, training, measured, run_experiment(experiment).latency_ms()});
   }
   return out;
 }

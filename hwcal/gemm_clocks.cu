@@ -4,6 +4,9 @@
 //   gemm_clocks hold fp16|fp32 SECONDS N    an N x N x N GEMM back to back for SECONDS, one line per
 //                                           second ("elapsed_s,tflops") while nvidia-smi samples
 //                                           the SM clock and power (scripts/device/measure_gemm_clocks.sh)
+//   gemm_clocks stream SECONDS MIB           device-to-device copies of MIB MiB back to back for
+//                                           SECONDS, one line per second ("elapsed_s,gbps", bytes
+//                                           read + written): a DRAM-bound load for the power model
 // Operands hold pseudo-random values (zeros would toggle less and draw less power). FP16 runs
 // cublasGemmEx with FP32 accumulation, as PyTorch does; FP32 runs cublasSgemm (no TF32).
 // Row-major A[M x K] x B[K x N] as PyTorch's matmul, i.e. column-major C^T = B^T A^T.
@@ -104,13 +107,52 @@ double time_ms(const Gemm& gemm, int repeats) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: gemm_clocks sweep fp16|fp32\n       gemm_clocks hold fp16|fp32 SECONDS N\n");
+  std::fprintf(stderr,
+               "usage: gemm_clocks sweep fp16|fp32\n       gemm_clocks hold fp16|fp32 SECONDS N\n"
+               "       gemm_clocks stream SECONDS MIB\n");
   return 2;
 }
 
 }  // namespace
 
+// Copies `mib` MiB between two device buffers for `seconds`, printing the DRAM traffic each second.
+int stream(double seconds, long mib) {
+  const size_t bytes = static_cast<size_t>(mib) << 20;
+  void *a = nullptr, *b = nullptr;
+  check(cudaMalloc(&a, bytes), "cudaMalloc");
+  check(cudaMalloc(&b, bytes), "cudaMalloc");
+  check(cudaMemset(a, 0x5a, bytes), "cudaMemset");
+  std::printf("elapsed_s,gbps\n");
+  const auto begin = std::chrono::steady_clock::now();
+  auto mark = begin;
+  long done = 0;
+  for (;;) {
+    check(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    std::swap(a, b);
+    if (++done % 4 != 0) continue;
+    check(cudaDeviceSynchronize(), "synchronize");
+    const auto now = std::chrono::steady_clock::now();
+    const double since_mark = std::chrono::duration<double>(now - mark).count();
+    if (since_mark < 1.0) continue;
+    const double elapsed = std::chrono::duration<double>(now - begin).count();
+    std::printf("%.2f,%.1f\n", elapsed, 2.0 * static_cast<double>(bytes) * done / since_mark / 1e9);
+    std::fflush(stdout);
+    mark = now;
+    done = 0;
+    if (elapsed >= seconds) break;
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "stream") {
+    const double seconds = std::atof(argv[2]);
+    const long mib = std::atol(argv[3]);
+    if (seconds <= 0 || mib <= 0) return usage();
+    return stream(seconds, mib);
+  }
   if (argc < 3) return usage();
   const std::string mode = argv[1], type = argv[2];
   if (type != "fp16" && type != "fp32") return usage();

@@ -15,6 +15,8 @@ struct GemmRow {
   std::int64_t m = 0, n = 0, k = 0;
   double measured_ms = 0;
   double predicted_ms = 0;
+  double clock_mhz = 0;  // the clock its longest kernel runs at alone (the power limit's)
+  double power_w = 0;    // the board's power while that kernel runs
   double error() const { return predicted_ms / measured_ms - 1; }
 };
 

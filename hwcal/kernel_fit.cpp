@@ -141,7 +141,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 9;
+constexpr int kParameters = 8;
 
 KernelCalibration from_vector(const Eigen::VectorXd& x) {
   KernelCalibration c;
@@ -150,10 +150,9 @@ KernelCalibration from_vector(const Eigen::VectorXd& x) {
   c.memory_efficiency = std::min(1.0, std::exp(x[2]));
   c.timing_floor_us = std::exp(x[3]);
   c.saturating_warps_per_scheduler = std::max(1.0, std::exp(x[4]));
-  c.base_clock_headroom = std::max(1.0, std::exp(x[5]));
+  c.simt_tensor_energy_ratio = std::clamp(std::exp(x[5]), 0.1, 100.0);
   c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
-  c.headroom_rate_exponent = std::clamp(x[7], -1.0, 1.0);
-  c.l2_reread_bytes_per_clock = std::exp(x[8]);
+  c.l2_reread_bytes_per_clock = std::exp(x[7]);
   return c;
 }
 
@@ -165,9 +164,8 @@ Eigen::VectorXd to_vector(const KernelCalibration& c) {
                           std::log(c.memory_efficiency),
                           std::log(c.timing_floor_us),
                           std::log(c.saturating_warps_per_scheduler),
-                          std::log(c.base_clock_headroom),
+                          std::log(c.simt_tensor_energy_ratio),
                           std::log1p(c.gemm_block_overhead_cycles),
-                          c.headroom_rate_exponent,
                           std::log(c.l2_reread_bytes_per_clock)};
   static_assert(values.size() == kParameters);
   return Eigen::Map<const Eigen::VectorXd>(values.data(), kParameters);
@@ -225,14 +223,15 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
       for (std::size_t i = 0; i < rows.size(); i += stride) functor.samples.emplace_back(&device.spec, rows[i]);
     }
   }
-  // GEMM efficiency and clock headroom trade against each other on every GPU below its boost
-  // clock, so the loss surface has several basins and Levenberg-Marquardt stops in the
-  // one it starts in: start it from `start` and from a grid over the two, and keep the best.
+  // GEMM efficiency and the power model's SIMT energy (which sets the clock of a power-limited
+  // kernel) trade against each other on every GPU below its boost clock, so the loss surface has
+  // several basins and Levenberg-Marquardt stops in the one it starts in: start it from `start`
+  // and from a grid over the two, and keep the best.
   std::vector<KernelCalibration> starts{start};
-  for (const double headroom : {1.3, 1.7, 2.1})
+  for (const double ratio : {3.0, 6.0, 12.0})
     for (const double efficiency : {0.7, 0.95}) {
       KernelCalibration c = start;
-      c.base_clock_headroom = headroom;
+      c.simt_tensor_energy_ratio = ratio;
       c.gemm_efficiency = efficiency;
       starts.push_back(c);
     }

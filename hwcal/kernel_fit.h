@@ -49,7 +49,7 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 // Minimises the pseudo-Huber loss (5 % scale: squared below, absolute above) of log(predicted /
 // measured) over the devices given (Levenberg-Marquardt, Eigen, from `start` and six more starts
-// over GEMM efficiency x clock headroom; the best is kept).
+// over GEMM efficiency x SIMT / tensor-core energy ratio; the best is kept).
 KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start);
 
 // Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others.

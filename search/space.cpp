@@ -97,7 +97,7 @@ std::vector<std::string> SearchSpace::canonical(std::vector<std::string> values)
   return values;
 }
 
-SearchSpace read_search_space(const ConfigNode& space) {
+SearchSpace read_search_space(const ConfigNode& space, const SupportedValues& supported) {
   space.expect_map("config key: {int | pow2 | float | log_float | choice | bool: ...}");
   SearchSpace out;
   for (const auto& key : space.keys()) {
@@ -147,7 +147,18 @@ SearchSpace read_search_space(const ConfigNode& space) {
     if (spec.has("choice")) {
       ++kinds;
       p.kind = SearchParameter::Kind::choice;
-      for (const auto& item : spec.find("choice")->items()) p.choices.push_back(item.as<std::string>());
+      const ConfigNode& choice = *spec.find("choice");
+      if (choice.is_scalar() && choice.as<std::string>() == "supported") {
+        const auto values = supported ? supported(key) : std::nullopt;
+        if (!values)
+          choice.fail(
+              "expected a list of values; `supported` stands for the values the device lists for a key "
+              "(device.sm_clock_mhz: the GPU's clock table), and the experiment's device lists none for '" +
+              key + "'");
+        p.choices = *values;
+      } else {
+        for (const auto& item : choice.items()) p.choices.push_back(item.as<std::string>());
+      }
       if (p.choices.empty()) spec.find("choice")->fail("expected at least one value, found none");
     }
     if (spec.has("permutation")) {

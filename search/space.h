@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ struct SearchSpace {
   std::vector<std::string> canonical(std::vector<std::string> values) const;
 };
 
-SearchSpace read_search_space(const ConfigNode& space);
+// The values a `{choice: supported}` parameter takes, by its key (a GPU's clock table for
+// device.sm_clock_mhz: Device::supported_values); nullopt where the key has no such list.
+using SupportedValues = std::function<std::optional<std::vector<std::string>>(const std::string& key)>;
+SearchSpace read_search_space(const ConfigNode& space, const SupportedValues& supported = {});
 
 }  // namespace dse

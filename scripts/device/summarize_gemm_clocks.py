@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What scripts/device/measure_gemm_clocks.sh observed: per hold (FP32 SGEMM, FP16 tensor-core GEMM),
-the median SM clock, power and TFLOPS over its steady part (after the first 5 s).
+"""What scripts/device/measure_gemm_clocks.sh observed: per phase (idle, FP32 SGEMM, FP16 tensor-core
+GEMM, DRAM stream), the median SM clock, power and rate over its steady part (after the first 5 s).
     python3 scripts/device/summarize_gemm_clocks.py OUT_DIR   -> prints, and writes OUT_DIR/summary.json
 Compare with the modelled clock `dse validate gemm OUT_DIR/gemm_fp16.csv --gpu NAME` prints."""
 import csv
@@ -48,8 +48,12 @@ def main(out):
         for phase in csv.DictReader(f):
             start, end = float(phase["start_unix_s"]) + 5, float(phase["end_unix_s"])
             steady = [s for s in samples if start <= s["t"] <= end]
-            with open(out / f"{phase['phase']}.csv") as g:
-                tflops = [float(r["tflops"]) for r in csv.DictReader(g) if float(r["elapsed_s"]) >= 5]
+            rates = []  # TFLOPS for the GEMM holds, GB/s for the stream; none at idle
+            if phase["phase"] != "idle":
+                with open(out / f"{phase['phase']}.csv") as g:
+                    for r in csv.DictReader(g):
+                        if float(r["elapsed_s"]) >= 5:
+                            rates.append(float(r.get("tflops") or r.get("gbps")))
             clocks = [s["sm_mhz"] for s in steady if s["sm_mhz"] is not None]
             power = [s["power_w"] for s in steady if s["power_w"] is not None]
             summary[phase["phase"]] = {
@@ -57,7 +61,8 @@ def main(out):
                 "sm_clock_mhz_median": statistics.median(clocks) if clocks else None,
                 "sm_clock_mhz_min": min(clocks) if clocks else None,
                 "power_w_median": statistics.median(power) if power else None,
-                "tflops_median": statistics.median(tflops) if tflops else None,
+                "rate_median": statistics.median(rates) if rates else None,
+                "rate_unit": "GB/s" if phase["phase"] == "hold_stream" else "TFLOPS",
                 "throttle_reasons_seen": sorted({s["reasons"] for s in steady}),
             }
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -139,8 +139,8 @@ MetricTable AcceleratorDevice::cheap_metrics() const {
 
 std::vector<std::string> AcceleratorDevice::metric_names(std::size_t model_count) const {
   std::vector<std::string> names = workload_metric_names(model_count);
-  for (const char* name : {"energy_j", "area_mm2", "static_w", "fusion_groups", "dram_bytes", "inferences_per_s",
-                           "perf_per_mm2", "energy_per_inference_j"})
+  for (const char* name : {"energy_j", "area_mm2", "static_w", "supply_v", "fusion_groups", "dram_bytes",
+                           "inferences_per_s", "perf_per_mm2", "energy_per_inference_j"})
     names.emplace_back(name);
   if (baseline_)
     for (const char* name : {"inferences_per_s_vs_tpu_v3", "perf_per_tdp_vs_tpu_v3", "perf_per_mm2_vs_tpu_v3",
@@ -227,6 +227,7 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   metrics.set("energy_j", energy_j);
   metrics.set("area_mm2", power.area_mm2);
   metrics.set("static_w", power.static_w);
+  metrics.set("supply_v", power.voltage_v);
   metrics.set("fusion_groups", fusion_groups);
   metrics.set("dram_bytes", dram_bytes);
   metrics.set("inferences_per_s", inferences_per_s);

@@ -1,5 +1,7 @@
 #include "sim/accel/accel_power_area.h"
 
+#include "sim/device/voltage_curve.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -43,6 +45,27 @@ double sram_pj_per_byte(std::int64_t bytes) {
   const double bank = std::clamp<double>(static_cast<double>(bytes), 8.0 * 1024, 1024.0 * 1024);
   return 1.25 * std::sqrt(bank / (8.0 * 1024));
 }
+
+// ---- Supply voltage against clock ---------------------------------------------------------------
+// The shape of a published 16 nm chip's operating points (sim/device/voltage_curve.h), placed with
+// TPU-v3's 940 MHz at the curve's 0.80 V point (an assumption: TPU-v3's voltage is not published;
+// 0.8 V is the 16 nm node's nominal supply): a clock f runs at the voltage the curve gives the same
+// ratio to 940 MHz, flat at 0.70 V below it. Dynamic energy per event scales with (V / 0.80 V)^2,
+// static power with V / 0.80 V (the scaling AccelWattch applies to GPUs); the TPU-v3 anchors stay
+// as they are, at 940 MHz and 0.80 V.
+constexpr double kAnchorClockMhz = 940;         // TPU-v3 [J21]
+constexpr double kAnchorShare = 1421.0 / 2362;  // the curve's 0.80 V point, as a share of its top
+constexpr double kAnchorVolts = 0.80;
+
+}  // namespace
+
+double accelerator_max_clock_mhz() { return kAnchorClockMhz / kAnchorShare; }
+
+double accelerator_voltage_v(double clock_mhz) {
+  return voltage_at_clock_share(clock_mhz / kAnchorClockMhz * kAnchorShare);
+}
+
+namespace {
 
 // ---- TPU-v3, the anchor -------------------------------------------------------------------------
 // [J21] N. Jouppi et al., "Ten Lessons From Three Generations Shaped Google's TPUv4i", ISCA 2021,
@@ -138,16 +161,18 @@ AcceleratorPowerArea accelerator_power_area(const AcceleratorSpec& spec) {
   const Factors& f = factors();
   const Uncalibrated u = count_components(spec);
   AcceleratorPowerArea out;
+  const double v = accelerator_voltage_v(spec.clock_mhz) / kAnchorVolts;
+  out.voltage_v = v * kAnchorVolts;
   out.mac_area_mm2 = f.area * u.mac_mm2;
   out.vector_area_mm2 = f.area * u.vector_mm2;
   out.sram_area_mm2 = f.area * u.sram_mm2;
   out.area_mm2 = out.mac_area_mm2 + out.vector_area_mm2 + out.sram_area_mm2;
-  out.static_w = f.static_w_per_mm2 * out.area_mm2;
-  out.peak_dynamic_w = f.dynamic * u.peak_onchip_w + u.peak_dram_w;
+  out.static_w = f.static_w_per_mm2 * out.area_mm2 * v;
+  out.peak_dynamic_w = f.dynamic * v * v * u.peak_onchip_w + u.peak_dram_w;
   out.tdp_w = f.tdp_per_peak * (out.static_w + out.peak_dynamic_w);
-  out.energy = {f.dynamic * u.energy_45nm.mac_j, f.dynamic * u.energy_45nm.vector_op_j,
-                f.dynamic * u.energy_45nm.l1_byte_j, f.dynamic * u.energy_45nm.global_byte_j,
-                u.energy_45nm.dram_byte_j};
+  const double on_chip = f.dynamic * v * v;  // DRAM's energy is the DRAM's, not the logic supply's
+  out.energy = {on_chip * u.energy_45nm.mac_j, on_chip * u.energy_45nm.vector_op_j, on_chip * u.energy_45nm.l1_byte_j,
+                on_chip * u.energy_45nm.global_byte_j, u.energy_45nm.dram_byte_j};
   return out;
 }
 

@@ -7,6 +7,9 @@
 //   static_w  = kStaticWPerMm2 x area_mm2                          (-> TPU-v3 measured idle power)
 //   dynamic   = kDynamicFactor x 45 nm energies of the events + DRAM energy (-> measured max - idle)
 //   tdp_w     = kTdpPerPeakPower x (static_w + peak dynamic power)               (-> TPU-v3 TDP)
+// The supply voltage follows the clock on a 16 nm V-f curve (accelerator_voltage_v): on-chip
+// energies scale with (V / 0.80 V)^2 and static power with V / 0.80 V, so a faster clock costs
+// more than its share of power and Perf/TDP has an optimum clock.
 // The factors are not node scalings alone: they also carry everything the component list leaves
 // out (control, clock tree, wires, I/O, PHYs). docs/accelerator.md has the derivation.
 #pragma once
@@ -24,7 +27,13 @@ struct AcceleratorEnergy {
   double dram_byte_j = 0;    // one byte to or from DRAM (the spec's energy_pj_per_bit)
 };
 
+// The supply voltage of the template's logic at `clock_mhz` (sources in accel_power_area.cpp), and
+// the highest clock the curve reaches (at 1.10 V).
+double accelerator_voltage_v(double clock_mhz);
+double accelerator_max_clock_mhz();
+
 struct AcceleratorPowerArea {
+  double voltage_v = 0;        // the logic supply at the spec's clock
   double mac_area_mm2 = 0;     // all arrays
   double vector_area_mm2 = 0;  // all vector units
   double sram_area_mm2 = 0;    // all L1s and the global buffer

@@ -1,5 +1,9 @@
 #include "sim/accel/accel_spec.h"
 
+#include <cmath>
+
+#include "sim/accel/accel_power_area.h"
+
 #include "sim/config/config_node.h"
 
 namespace dse {
@@ -13,7 +17,8 @@ AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
   spec.display_name = root.param<std::string>("display_name").with_default(spec.name);
   // The area and power figures (sim/accel/accel_technology.cpp) are calibrated at one node only.
   spec.process_nm = root.param<int>("process_nm").in_range(16, 16).required();
-  spec.clock_mhz = root.param<double>("clock_mhz").in_range(10, 10000).required();
+  // Up to the fastest point of the 16 nm voltage/frequency curve (accel_power_area.h).
+  spec.clock_mhz = root.param<double>("clock_mhz").in_range(10, std::floor(accelerator_max_clock_mhz())).required();
   const std::string dtype =
       root.param<std::string>("dtype").one_of({"int8", "bf16", "fp16", "fp32"}, "a native dtype").required();
   spec.dtype = *parse_dtype(dtype);

@@ -6,6 +6,8 @@ namespace dse {
 
 void Device::check_models(const std::vector<ModelRequest>&, const ConfigNode&) const {}
 
+std::optional<std::vector<std::string>> Device::supported_values(std::string_view) const { return std::nullopt; }
+
 std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file, RunCache& cache) {
   const auto kinds = DeviceRegistry::instance().names();
   std::vector<std::string> present;

@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/base/registry.h"
@@ -58,6 +60,9 @@ class Device {
   virtual MetricTable cheap_metrics() const = 0;
   // Every metric a run of `model_count` models produces, in the order run() reports them.
   virtual std::vector<std::string> metric_names(std::size_t model_count) const = 0;
+  // The values a search may enumerate for a device key written `{choice: supported}` (a GPU's
+  // clock table for device.sm_clock_mhz); nullopt for keys without such a list.
+  virtual std::optional<std::vector<std::string>> supported_values(std::string_view key) const;
   // With a deadline, throws SimulationTimeout once the wall clock passes it.
   virtual RunResult run(const Experiment& experiment, WallDeadline deadline) const = 0;
 };

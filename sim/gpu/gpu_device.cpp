@@ -3,8 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "sim/metrics/power_series.h"
 #include "sim/run/experiment.h"
 #include "sim/runtime/streams.h"
 
@@ -16,6 +21,31 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& d
   const auto* entry = GpuTimingRegistry::instance().find(timing_model_);
   if (!entry) throw std::logic_error("timing model '" + timing_model_ + "' not registered");
   timing_ = entry->factory(spec_, {device, config_file, files_, cache});
+  point_ = GpuOperatingPoint::defaults(spec_);
+  const std::vector<double> table = spec_.clock_table_mhz();
+  if (const auto clock =
+          device.param<double>("sm_clock_mhz").in_range(table.back(), spec_.boost_clock_mhz).optional()) {
+    // A driver table in the spec: the clock must be one of its entries, as nvidia-smi -lgc insists.
+    if (spec_.supported_clocks) {
+      const auto nearest = std::min_element(
+          table.begin(), table.end(), [&](double a, double b) { return std::abs(a - *clock) < std::abs(b - *clock); });
+      if (std::abs(*nearest - *clock) > 0.5)
+        device.find("sm_clock_mhz")
+            ->fail(fmt::format("expected a clock of {}'s table ({} to {} MHz in steps of {} MHz), found {} "
+                               "(nearest: {:.0f})",
+                               spec_.name, table.back(), table.front(), spec_.supported_clocks->step_mhz, *clock,
+                               *nearest));
+      point_.clock_cap_mhz = *nearest;
+    } else {
+      point_.clock_cap_mhz = *clock;
+    }
+    clock_locked_ = true;
+  }
+  // Up to the board's maximum; below the driver's minimum (nvidia-smi -pl refuses it) as a what-if
+  // that the result names.
+  point_.power_limit_w =
+      device.param<double>("power_limit_w").in_range(1, spec_.max_power_limit_w()).with_default(spec_.tdp_w);
+  below_driver_minimum_ = point_.power_limit_w < spec_.min_power_limit_w();
 }
 
 GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model)
@@ -40,10 +70,84 @@ MetricTable GpuDevice::cheap_metrics() const {
 }
 
 std::vector<std::string> GpuDevice::metric_names(std::size_t model_count) const {
-  return workload_metric_names(model_count);
+  std::vector<std::string> names = workload_metric_names(model_count);
+  for (const char* name : {"energy_j", "power_avg_w", "power_peak_w", "energy_per_inference_j", "perf_per_w",
+                           "sm_clock_mhz", "power_limit_w"})
+    names.emplace_back(name);
+  return names;
 }
 
+std::optional<std::vector<std::string>> GpuDevice::supported_values(std::string_view key) const {
+  if (key != "device.sm_clock_mhz") return std::nullopt;
+  std::vector<std::string> clocks;
+  for (const double mhz : spec_.clock_table_mhz()) clocks.push_back(fmt::format("{:g}", mhz));
+  return clocks;
+}
+
+namespace {
+
+// The window over which power_peak_w averages: a millisecond, the time scale of a power controller
+// reacting to a load step (nvidia-smi's power.draw averages over longer: 100 ms to 1 s).
+constexpr TimePs kPeakWindowPs = 1'000'000'000;
+
+double average_w(const RunResult& result) {
+  return result.makespan_ps > 0
+             ? series_energy_j(result.power, result.makespan_ps) / (ps_to_ms(result.makespan_ps) * 1e-3)
+             : 0;
+}
+
+}  // namespace
+
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
+  const double cap = point_.clock_cap_mhz;
+  const double limit = point_.power_limit_w;
+  const std::string cap_name = clock_locked_ ? "locked clock" : "boost clock";
+  RunResult result = simulate(experiment, cap, deadline);
+  const double at_cap_w = average_w(result);
+  std::string reason;
+  if (at_cap_w <= limit) {
+    reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit", cap,
+                         cap_name, at_cap_w, limit);
+  } else {
+    const double low = spec_.clock_table_mhz().back();
+    RunResult at_low = simulate(experiment, low, deadline);
+    const double at_low_w = average_w(at_low);
+    if (at_low_w >= limit) {
+      result = std::move(at_low);
+      reason = fmt::format(
+          "{:.0f} MHz, the lowest clock of the table: the {:.0f} W power limit is not met even there ({:.0f} W)", low,
+          limit, at_low_w);
+    } else {
+      // The pass's average power rises with the clock; find where it meets the limit to 0.1 MHz.
+      const auto excess_w = [&](double mhz) { return average_w(simulate(experiment, mhz, deadline)) - limit; };
+      double clock = power_limited_clock_mhz(excess_w, low, at_low_w - limit, cap, at_cap_w - limit, 0.1 / cap);
+      result = simulate(experiment, clock, deadline);
+      reason = fmt::format(
+          "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:.0f} MHz) the pass would draw {:.0f} W on "
+          "average",
+          clock, limit, cap_name, cap, at_cap_w);
+    }
+  }
+  if (below_driver_minimum_)
+    reason += fmt::format(" (a what-if: {} accepts limits from {:.0f} W{})", spec_.name, spec_.min_power_limit_w(),
+                          spec_.power_limit_min_w ? "" : ", half its TDP: the spec gives no range");
+  result.device_settings.emplace_back("clock", reason);
+  const double energy_j = series_energy_j(result.power, result.makespan_ps);
+  const double seconds = ps_to_ms(result.makespan_ps) * 1e-3;
+  double samples = 0;
+  for (const auto& model : result.models) samples += static_cast<double>(model.params.batch);
+  const double average = seconds > 0 ? energy_j / seconds : 0;
+  result.metrics.set("energy_j", energy_j);
+  result.metrics.set("power_avg_w", average);
+  result.metrics.set("power_peak_w", series_peak_w(result.power, result.makespan_ps, kPeakWindowPs));
+  result.metrics.set("energy_per_inference_j", samples > 0 ? energy_j / samples : 0);
+  result.metrics.set("perf_per_w", average > 0 ? result.throughput_per_s() / average : 0);
+  result.metrics.set("sm_clock_mhz", result.power.empty() ? cap : result.power.front().sm_clock_mhz);
+  result.metrics.set("power_limit_w", limit);
+  return result;
+}
+
+RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const {
   RunResult result;
   result.experiment = experiment.name;
   result.device_kind = kind();
@@ -59,6 +163,18 @@ RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) co
   const bool per_model = experiment.schedule == Schedule::stream_per_model;
   const int shared_stream = runtime.create_stream();
 
+  // Board power: idle, plus leakage while anything runs, plus what the running kernels draw.
+  const GpuPowerModel& power = timing_->power();
+  const double idle_w = power.idle_w(), busy_static_w = power.busy_static_w(clock_mhz);
+  result.power.push_back({0, idle_w, clock_mhz});
+  gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
+    const double watts = idle_w + (gpu.running() > 0 ? busy_static_w + dynamic_w : 0.0);
+    if (result.power.back().start_ps == now)
+      result.power.back().watts = watts;
+    else if (result.power.back().watts != watts)
+      result.power.push_back({now, watts, clock_mhz});
+  });
+
   // Enqueue every kernel up front, as a host thread launching asynchronously would; rows are
   // filled in as the kernels run.
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
@@ -68,7 +184,7 @@ RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) co
     const int stream = per_model && m > 0 ? runtime.create_stream() : shared_stream;
     for (const OpId id : graph.topological_order()) {
       const Op& op = graph.op(id);
-      const auto kernels = timing_->kernels(graph, op);
+      const auto kernels = timing_->kernels(graph, op, clock_mhz);
       for (std::size_t k = 0; k < kernels.size(); ++k) {
         result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, stream, 0, 0,
                               k == 0 ? op.cost : OpCost{}, kernels[k].dram_bytes, kernels[k].bound});
@@ -86,6 +202,7 @@ RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) co
   result.close_timeline();
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
+  while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();
   add_workload_metrics(result, spec_.tdp_w);
   return result;
 }

@@ -1,6 +1,12 @@
-// A GPU as a device kind (`device: {gpu: NAME|FILE.yaml, timing_model, calibration}`): its
-// datasheet spec, the timing model that turns ops into kernels, and the run of an experiment's
-// models through the discrete-event engine.
+// A GPU as a device kind (`device: {gpu: NAME|FILE.yaml, timing_model, calibration, sm_clock_mhz,
+// power_limit_w}`): its datasheet spec, the timing model that turns ops into kernels, the clock and
+// power limit it runs under, and the run of an experiment's models through the discrete-event engine.
+//
+// Clocks as the firmware sets them: a pass runs at the locked clock (sm_clock_mhz) or the boost
+// clock, unless its average power over the pass (a pass repeats back to back, as a benchmark loop
+// or a steady stream of requests runs it) exceeds the power limit; then at the clock where it meets
+// the limit (sim/gpu/gpu_power.h), never below the driver table's lowest entry. The result says
+// which clock and why (RunResult::device_settings "clock"), and carries the board power over time.
 //
 // Each op becomes the kernels the timing model lowers it to; kernels go to CUDA-like streams
 // (sim/runtime) by the experiment's schedule: `single_stream` runs the models one after another,
@@ -44,12 +50,23 @@ class GpuDevice final : public Device {
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+  // Values a search may enumerate for `key` ({choice: supported}): the clock table for sm_clock_mhz.
+  std::optional<std::vector<std::string>> supported_values(std::string_view key) const override;
+
+  const GpuOperatingPoint& operating_point() const { return point_; }
+  bool clock_locked() const { return clock_locked_; }
 
  private:
   GpuSpec spec_;
   std::string timing_model_;
   std::vector<HardwareFile> files_;
   std::shared_ptr<const GpuTimingModel> timing_;
+  GpuOperatingPoint point_;
+  bool clock_locked_ = false;
+  bool below_driver_minimum_ = false;  // a power limit nvidia-smi would refuse, simulated as a what-if
+
+  // One pass of the experiment with every kernel at `clock_mhz`.
+  RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;
 };
 
 }  // namespace dse

@@ -61,6 +61,23 @@ std::vector<double> SupportedClocks::list_mhz() const {
   return out;
 }
 
+std::vector<double> GpuSpec::clock_table_mhz() const {
+  if (supported_clocks) {
+    std::vector<double> table;
+    for (const double mhz : supported_clocks->list_mhz())
+      if (mhz <= boost_clock_mhz + 1e-9) table.push_back(mhz);  // entries above boost are never granted
+    return table;
+  }
+  // No driver table in the spec: the step of the tables that are (12.65 MHz on the P100, 15 MHz on
+  // the T4 and A100), from boost down to 15 % of it (the T4's and A100's lowest entries are 19 %
+  // and 15 % of boost).
+  const double step = architecture == GpuArchitecture::pascal ? 12.65 : 15.0;
+  return SupportedClocks{0.15 * boost_clock_mhz, boost_clock_mhz, step}.list_mhz();
+}
+
+double GpuSpec::min_power_limit_w() const { return power_limit_min_w.value_or(tdp_w / 2); }
+double GpuSpec::max_power_limit_w() const { return power_limit_max_w.value_or(tdp_w); }
+
 GpuSpec read_gpu_spec(const ConfigNode& root) {
   root.expect_map("a GPU spec: name, sm_count, clocks_mhz, sm, throughput, peak_tflops, ...");
   GpuSpec spec;
@@ -85,6 +102,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
     spec.supported_clocks = list;
   }
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();
+  spec.memory_type = read_enum(root, "memory_type", kDramTypeNames, "a DRAM technology");
   spec.dram_bandwidth_gbps = root.param<double>("dram_bandwidth_gbps").in_range(1, 1e6).required();
   spec.l2_cache_mib = root.param<double>("l2_cache_mib").in_range(0, 65536).required();
   spec.l1_cache_kib = root.param<double>("l1_cache_kib").in_range(0, 65536).required();
@@ -107,6 +125,8 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
       sm.param<int>("max_shared_per_block_kib").in_range(1, spec.sm.shared_memory_kib).required();
   spec.sm.warp_schedulers = sm.param<int>("warp_schedulers").in_range(1, 16).required();
   spec.fp32_lanes_shared_with_int32 = root.param<int>("fp32_lanes_shared_with_int32").in_range(0, 1024).with_default(0);
+  spec.simt_gemm_efficiency = root.param<double>("simt_gemm_efficiency").in_range(0.05, 1).optional();
+  spec.simt_tensor_energy_ratio = root.param<double>("simt_tensor_energy_ratio").in_range(0.1, 100).optional();
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
             spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);
   read_pair(root, "peak_tflops", "datasheet peaks by unit and type", 0.001, 1e6, spec.cuda_core_tflops,

@@ -42,6 +42,19 @@ inline constexpr EnumTable<GpuArchitecture, 7> kGpuArchitectureNames{{{
     {GpuArchitecture::blackwell, "blackwell"},
 }}};
 
+// DRAM technology (datasheets): what sets the energy of a DRAM byte (sim/gpu/gpu_power.cpp).
+enum class DramType { gddr5, gddr5x, gddr6, gddr6x, hbm2, hbm2e, hbm3, hbm3e };
+inline constexpr EnumTable<DramType, 8> kDramTypeNames{{{
+    {DramType::gddr5, "gddr5"},
+    {DramType::gddr5x, "gddr5x"},
+    {DramType::gddr6, "gddr6"},
+    {DramType::gddr6x, "gddr6x"},
+    {DramType::hbm2, "hbm2"},
+    {DramType::hbm2e, "hbm2e"},
+    {DramType::hbm3, "hbm3"},
+    {DramType::hbm3e, "hbm3e"},
+}}};
+
 struct GpuSpec {
   std::string name;
   std::string display_name;
@@ -53,6 +66,7 @@ struct GpuSpec {
   double base_clock_mhz = 0;   // the clock guaranteed at TDP under load
   double boost_clock_mhz = 0;  // the highest SM clock
   double memory_gib = 0;
+  DramType memory_type = DramType::hbm2;
   double dram_bandwidth_gbps = 0;  // GB/s, 1e9 bytes per second
   double l2_cache_mib = 0;
   // L1 data cache per SM that a kernel using a few KB of shared memory gets (on Volta and later the
@@ -63,8 +77,22 @@ struct GpuSpec {
   std::optional<SupportedClocks> supported_clocks;
   std::optional<double> power_limit_min_w, power_limit_max_w;  // the range nvidia-smi -pl accepts
   std::optional<double> idle_w;  // drawn with no work running (the spec's comment gives the state)
+
+  // The SM clocks a locked or power-limited GPU can run at, highest first: the driver's table
+  // where the spec has it, else boost down to a quarter of it in the architecture's step
+  // (gpu_power.h says which).
+  std::vector<double> clock_table_mhz() const;
+  // The power limits nvidia-smi -pl accepts: the spec's range, or [TDP / 2, TDP] without one.
+  double min_power_limit_w() const;
+  double max_power_limit_w() const;
   SmLimits sm;
   int fp32_lanes_shared_with_int32 = 0;  // GA10x / Ada: FP32 lanes that also execute INT32
+  // Published measurements of this architecture that the fitted calibration cannot carry over
+  // (absent elsewhere): the share of the calibrated SIMT GEMM rate its cuBLAS SGEMM reaches, and
+  // the energy of a CUDA-core FP32 FLOP over a tensor-core FP16 FLOP (GpuPowerFit). Each spec
+  // that sets them cites the measurement.
+  std::optional<double> simt_gemm_efficiency;
+  std::optional<double> simt_tensor_energy_ratio;
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
   std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
   std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8

@@ -2,10 +2,10 @@
 
 namespace dse {
 
-OpTiming GpuTimingModel::time(const Graph& graph, const Op& op) const {
+OpTiming GpuTimingModel::time(const Graph& graph, const Op& op, std::optional<double> clock_mhz) const {
   OpTiming timing{0, "none"};
   std::int64_t longest = -1;
-  for (const auto& kernel : kernels(graph, op)) {
+  for (const auto& kernel : kernels(graph, op, clock_mhz.value_or(power().spec().boost_clock_mhz))) {
     timing.duration_ps += kernel.duration_ps;
     if (kernel.duration_ps > longest) {
       longest = kernel.duration_ps;

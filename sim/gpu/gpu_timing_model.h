@@ -1,8 +1,10 @@
 // What one op launches on a GPU and how long each launch takes alone: the pluggable family behind
 // `device.timing_model`. The runtime (sim/runtime) shares the GPU between launches that overlap.
 //
-// Contract: kernels() is a pure function of the op (and the spec the model was built with), safe
-// to call from many threads; durations are positive integers of picoseconds.
+// Contract: kernels() is a pure function of the op and the SM clock (and the spec the model was
+// built with), safe to call from many threads; durations are positive integers of picoseconds.
+// Every model shares the GPU's power model (sim/gpu/gpu_power.h), so each kernel also says what
+// it adds to the board's power while it runs.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include "models/base/registry.h"
 #include "models/graph.h"
 #include "sim/device/device.h"
+#include "sim/gpu/gpu_power.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/kernel_timer.h"
 
@@ -27,6 +30,7 @@ struct KernelWork {
   double gpu_share = 1.0;        // fraction of the GPU's block slots it fills alone, in (0, 1]
   double dram_bytes = 0;         // DRAM traffic of the launch
   std::string bound;             // "compute", "memory", "latency" or "none"
+  double dynamic_w = 0;          // power it adds alone (SMs and DRAM), above idle and leakage
 };
 
 struct OpTiming {
@@ -51,14 +55,18 @@ class GpuTimingModel {
   using Factory = std::function<std::shared_ptr<const GpuTimingModel>(const GpuSpec&, const Context&)>;
 
   virtual ~GpuTimingModel() = default;
-  // The kernels `op` (of `graph`: lowering needs its tensors) launches, in order; none for a view.
-  virtual std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const = 0;
+  // The kernels `op` (of `graph`: lowering needs its tensors) launches, in order, each timed at
+  // `clock_mhz`; none for a view.
+  virtual std::vector<KernelWork> kernels(const Graph& graph, const Op& op, double clock_mhz) const = 0;
+  // The GPU's power model (and through it the spec).
+  virtual const GpuPowerModel& power() const = 0;
   // DRAM bandwidth kernels share when they overlap, bytes per second.
   virtual double dram_bandwidth_bytes_per_s() const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
 
-  OpTiming time(const Graph& graph, const Op& op) const;
+  // The op's kernels back to back at `clock_mhz` (the boost clock when absent).
+  OpTiming time(const Graph& graph, const Op& op, std::optional<double> clock_mhz = std::nullopt) const;
 };
 
 using GpuTimingRegistry = Registry<GpuTimingModel>;

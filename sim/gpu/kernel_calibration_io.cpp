@@ -20,8 +20,8 @@ constexpr Field kFields[] = {
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, 0, 1e4},
     {"timing_floor_us", &KernelCalibration::timing_floor_us, 0, 1e5},
     {"saturating_warps_per_scheduler", &KernelCalibration::saturating_warps_per_scheduler, 1, 64},
-    {"base_clock_headroom", &KernelCalibration::base_clock_headroom, 1, 10},
-    {"headroom_rate_exponent", &KernelCalibration::headroom_rate_exponent, -1, 1},
+    {"simt_tensor_energy_ratio", &KernelCalibration::simt_tensor_energy_ratio, 0.1, 100},
+    {"active_sm_power_share", &KernelCalibration::active_sm_power_share, 0, 1},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},
 };
 

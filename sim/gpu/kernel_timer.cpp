@@ -7,33 +7,11 @@
 
 namespace dse {
 
-namespace {
-
-// The densest FP16 math the GPU has, FLOPs per SM per clock: tensor cores, or packed FP16 on CUDA
-// cores (the P100's), or FP32 where FP16 is slower still (the P4's).
-double densest_fp16_flops_per_clock(const GpuSpec& spec) {
-  return std::max({spec.cuda_core_flops_per_clock.at("fp32"), spec.flops_per_clock_per_sm("fp16", true).value_or(0),
-                   spec.flops_per_clock_per_sm("fp16", false).value_or(0)});
-}
-
-// The densest-FP16 / kernel rate ratio at which the headroom is base_clock_headroom: an SGEMM on
-// the T4 or V100.
-constexpr double kReferenceRateRatio = 8.0;
-
-}  // namespace
-
 KernelTimer::KernelTimer(GpuSpec spec, KernelCalibration calibration)
     : spec_(std::move(spec)),
       calibration_(calibration),
-      densest_fp16_flops_per_clock_(densest_fp16_flops_per_clock(spec_)),
-      clock_mhz_(clock_for_rate_mhz(sgemm_flops_per_clock())) {}
-
-double KernelTimer::clock_for_rate_mhz(double flops_per_clock) const {
-  const double rate_ratio = densest_fp16_flops_per_clock_ / flops_per_clock;
-  const double headroom = calibration_.base_clock_headroom *
-                          std::pow(rate_ratio / kReferenceRateRatio, calibration_.headroom_rate_exponent);
-  return std::clamp(spec_.base_clock_mhz * headroom, spec_.base_clock_mhz, spec_.boost_clock_mhz);
-}
+      power_(spec_, {calibration_.simt_tensor_energy_ratio, calibration_.active_sm_power_share}),
+      clock_table_mhz_(spec_.clock_table_mhz()) {}
 
 double KernelTimer::sgemm_flops_per_clock() const {
   // 2 flops per lane per clock; the shared lanes deliver only part of theirs.
@@ -42,7 +20,19 @@ double KernelTimer::sgemm_flops_per_clock() const {
 }
 
 double KernelTimer::gemm_clock_mhz(const std::string& compute_type) const {
-  return clock_for_rate_mhz(flops_per_clock(compute_type, true));
+  // An 8,192-cube GEMM on 128 x 128 tiles of 256 threads: compute-bound on every GPU here.
+  constexpr double kSide = 8192;
+  Kernel gemm;
+  gemm.name = "reference_gemm";
+  gemm.blocks = static_cast<std::int64_t>((kSide / 128) * (kSide / 128));
+  gemm.threads_per_block = 256;
+  gemm.registers_per_thread = 128;
+  gemm.shared_bytes_per_block = 2 * (128 + 128) * 8 * 4;
+  gemm.flops = 2 * kSide * kSide * kSide;
+  gemm.dram_bytes = 3 * kSide * kSide * 4;
+  gemm.compute_type = compute_type;
+  gemm.matrix = true;
+  return time(gemm).clock_mhz;
 }
 
 double KernelTimer::flops_per_clock(const std::string& compute_type, bool matrix) const {
@@ -53,8 +43,42 @@ double KernelTimer::flops_per_clock(const std::string& compute_type, bool matrix
              : spec_.flops_per_clock_per_sm(compute_type, matrix).value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
 }
 
-KernelTime KernelTimer::time(const Kernel& kernel) const {
+bool KernelTimer::on_tensor_cores(const Kernel& kernel) const {
+  return kernel.matrix && kernel.compute_type != "fp32" &&
+         spec_.tensor_core_flops_per_clock.contains(kernel.compute_type);
+}
+
+KernelTime KernelTimer::time(const Kernel& kernel) const { return time(kernel, GpuOperatingPoint::defaults(spec_)); }
+
+KernelTime KernelTimer::time(const Kernel& kernel, const GpuOperatingPoint& point) const {
+  const double low = clock_table_mhz_.back();
+  const double cap = std::max(low, std::min(point.clock_cap_mhz, spec_.boost_clock_mhz));
+  const auto excess_w = [&](double mhz) { return board_w(kernel, time_at(kernel, mhz)) - point.power_limit_w; };
+  const double at_cap = excess_w(cap);
+  if (at_cap <= 0) return time_at(kernel, cap);
+  const double at_low = excess_w(low);
+  if (at_low >= 0) return time_at(kernel, low);  // over the limit even at the lowest clock
+  return time_at(kernel, power_limited_clock_mhz(excess_w, low, at_low, cap, at_cap));
+}
+
+KernelLoad KernelTimer::load(const Kernel& kernel, const KernelTime& t) const {
+  KernelLoad load;
+  load.seconds = t.seconds;
+  load.flops = kernel.flops;
+  load.compute_type = kernel.compute_type;
+  load.tensor_cores = on_tensor_cores(kernel);
+  load.dram_bytes = kernel.dram_bytes;
+  load.sm_share = std::min(1.0, static_cast<double>(kernel.blocks) / spec_.sm_count);
+  return load;
+}
+
+double KernelTimer::board_w(const Kernel& kernel, const KernelTime& t) const {
+  return power_.board_w(load(kernel, t), t.clock_mhz);
+}
+
+KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
   KernelTime result;
+  result.clock_mhz = clock_mhz;
   const Occupancy fit = occupancy(kernel, spec_.sm);
   const int blocks_per_sm = std::max(1, fit.blocks_per_sm);
   const Waves w = waves(kernel.blocks, blocks_per_sm, spec_.sm_count);
@@ -62,10 +86,9 @@ KernelTime KernelTimer::time(const Kernel& kernel) const {
   result.blocks_per_sm = blocks_per_sm;
 
   const double per_clock = flops_per_clock(kernel.compute_type, kernel.matrix);
-  const double efficiency = kernel.matrix ? calibration_.gemm_efficiency : calibration_.vector_efficiency;
-  // A GEMM's math sets its clock (an FP16 tensor-core GEMM is the heaviest load: the base clock);
-  // everything else runs at the SGEMM's.
-  const double clock_mhz = kernel.matrix ? clock_for_rate_mhz(per_clock) : clock_mhz_;
+  // A SIMT GEMM on an architecture with its own published efficiency (GpuSpec::simt_gemm_efficiency).
+  const double simt_gemm = kernel.matrix && !on_tensor_cores(kernel) ? spec_.simt_gemm_efficiency.value_or(1.0) : 1.0;
+  const double efficiency = kernel.matrix ? calibration_.gemm_efficiency * simt_gemm : calibration_.vector_efficiency;
   const double sm_rate = per_clock * clock_mhz * 1e6 * efficiency;  // FLOP/s of one busy SM
   const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;
   const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));

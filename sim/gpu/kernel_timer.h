@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "sim/gpu/gpu_power.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/kernel.h"
 
@@ -20,14 +21,14 @@ namespace dse {
 struct KernelCalibration {
   // Fraction of the SM's peak FLOP rate a GEMM main loop reaches, beyond the SIMT per-thread
   // tile's issue cost (sim/gpu/gpu_lowering.h).
-  double gemm_efficiency = 0.946;
+  double gemm_efficiency = 0.934;
   double vector_efficiency = 0.60;   // the same for elementwise / reduction kernels
   double memory_efficiency = 0.737;  // fraction of DRAM bandwidth a streaming kernel reaches
   // Bytes per SM per clock that re-reads missing L1 but hitting L2 arrive at (the L2's slices
   // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
   // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,
   // 47 and 26 per SM), and a row kernel's dependent passes reach a fraction of it.
-  double l2_reread_bytes_per_clock = 6.50;
+  double l2_reread_bytes_per_clock = 5.35;
   // Per kernel queued behind others on a stream: launch, ramp-up, drain. Not fitted: the
   // measurements time each op on its own, so their floor (below) hides it. CUDA.jl's documentation
   // (cuda.juliagpu.org, "Graphs") measures 80 small broadcast kernels launched one by one at 260 us,
@@ -38,24 +39,23 @@ struct KernelCalibration {
   // between this floor and its blocks' fixed cost (below). Added once per measured row by
   // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
   // back.
-  double timing_floor_us = 21.7;
+  double timing_floor_us = 24.4;
   // Resident warps per warp scheduler that keep its lanes busy. A warp issues on one of the SM's
   // schedulers (GpuSpec::sm.warp_schedulers, each with its share of the lanes), so an SM with
   // fewer warps than schedulers leaves lanes idle: a 64-thread GEMM block alone on a Volta SM
   // reaches half its rate. Fitted (at least 1).
-  double saturating_warps_per_scheduler = 1.10;
-  double gemm_block_overhead_cycles = 804;  // per GEMM thread block: prologue, epilogue, C write
-  // Sustained clock: NVIDIA rates a GPU's base clock as the clock it holds at its TDP under its
-  // heaviest load, its densest FP16 math (tensor cores; packed FP16 on the P100). Lighter math
-  // draws less, by more the further that FP16 rate outruns it, so a GEMM runs at base x headroom,
-  // between the base and the boost clock, where
-  //   headroom = base_clock_headroom x (FP16 rate / the GEMM's rate / 8) ^ headroom_rate_exponent
-  // (rates per SM and clock; 8 is an SGEMM's ratio on the T4 and V100), clamped to [base, boost];
-  // an FP16 tensor-core GEMM runs at the base clock, vector kernels at the SGEMM's clock. The clock
-  // each GPU gets under the current defaults is in docs/validation.md (`dse validate kernels`
-  // prints it), not here: the fitted values below change at every refit.
-  double base_clock_headroom = 1.354;
-  double headroom_rate_exponent = 0.278;
+  double saturating_warps_per_scheduler = 1.94;
+  double gemm_block_overhead_cycles = 782;  // per GEMM thread block: prologue, epilogue, C write
+  // The power model's parameters (sim/gpu/gpu_power.h) that no datasheet gives. The energy of one
+  // FP32 FLOP on CUDA cores over one FP16 FLOP on tensor cores is fitted: it sets the clock of a
+  // power-limited SGEMM (on the T4, L4 and A100 PCIe between base and boost; the clocks each GPU
+  // gets are in docs/validation.md, `dse validate kernels` prints them). The share of full activity
+  // an SM holding blocks draws whatever it computes is not: AccelWattch's Quadro GV100 fit
+  // (configs/tested-cfgs/SM7_QV100/accelwattch_sass_sim.xml, idle_core_power 0.283 W per SM, 80
+  // SMs: 22.6 W) is 0.106 of that GPU's activity-1 power in this model (docs/power.md). Fitted with
+  // the ratio it wandered (0.01-0.42 held out) and took the held-out A100 20 points off.
+  double simt_tensor_energy_ratio = 4.42;
+  double active_sm_power_share = 0.106;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver. Not fitted: the
   // NeuSight GPUs include one such GPU (L4), so a fit could not be checked on a held-out one; 0.25
   // reflects GEMM loops issuing about one integer instruction per four FMAs on those lanes.
@@ -64,9 +64,18 @@ struct KernelCalibration {
 
 struct KernelTime {
   double seconds = 0;
+  double clock_mhz = 0;  // the SM clock it ran at
   std::int64_t waves = 0;
   int blocks_per_sm = 0;
   std::string bound;  // "compute", "memory", "latency" (overhead dominates)
+};
+
+// The clock a GPU is allowed (the device block's sm_clock_mhz and power_limit_w): kernels run at
+// the highest table clock at or below the cap whose power fits the limit.
+struct GpuOperatingPoint {
+  double clock_cap_mhz = 0;  // a locked clock, or the boost clock
+  double power_limit_w = 0;  // the firmware's limit (default: the TDP)
+  static GpuOperatingPoint defaults(const GpuSpec& spec) { return {spec.boost_clock_mhz, spec.tdp_w}; }
 };
 
 class KernelTimer {
@@ -75,26 +84,34 @@ class KernelTimer {
 
   const GpuSpec& spec() const { return spec_; }
   const KernelCalibration& calibration() const { return calibration_; }
-  // The clock an SGEMM sustains (see base_clock_headroom).
-  double sustained_clock_mhz() const { return clock_mhz_; }
-  // The clock sustained by math running at `flops_per_clock` per SM: the heavier (denser) the
-  // math, the closer to the base clock.
-  double clock_for_rate_mhz(double flops_per_clock) const;
-  // The clock a GEMM in `compute_type` runs at (its math's rate, as time() takes it).
+  const GpuPowerModel& power() const { return power_; }
+  // The clock a large GEMM in `compute_type` on tensor cores where the GPU has them (CUDA cores for
+  // fp32) sustains on its own at the default operating point; sustained_clock_mhz() is an SGEMM's.
   double gemm_clock_mhz(const std::string& compute_type) const;
+  double sustained_clock_mhz() const { return gemm_clock_mhz("fp32"); }
   // FP32 FLOPs per SM per clock an SGEMM main loop gets: every FP32 lane, those shared with INT32
   // (GA10x, Ada) at shared_fp32_lane_efficiency.
   double sgemm_flops_per_clock() const;
   // FLOPs per SM per clock of a kernel's math: `compute_type` on tensor cores if `matrix` and the
   // GPU has them for it, else on CUDA cores (FP32 as an SGEMM gets it).
   double flops_per_clock(const std::string& compute_type, bool matrix) const;
+  bool on_tensor_cores(const Kernel& kernel) const;
+  // The kernel alone at the clock the firmware grants it at `point` (default: boost, TDP), as a
+  // loop of it runs: the highest table clock whose power fits.
   KernelTime time(const Kernel& kernel) const;
+  KernelTime time(const Kernel& kernel, const GpuOperatingPoint& point) const;
+  // The kernel alone at `clock_mhz`.
+  KernelTime time_at(const Kernel& kernel, double clock_mhz) const;
+  // What the power model needs of the kernel run at `t`'s clock.
+  KernelLoad load(const Kernel& kernel, const KernelTime& t) const;
+  // Board power while the kernel runs alone at `t`'s clock.
+  double board_w(const Kernel& kernel, const KernelTime& t) const;
 
  private:
   GpuSpec spec_;
   KernelCalibration calibration_;
-  double densest_fp16_flops_per_clock_;  // the heaviest load's math, per SM and clock
-  double clock_mhz_;                     // an SGEMM's
+  GpuPowerModel power_;
+  std::vector<double> clock_table_mhz_;
 };
 
 }  // namespace dse

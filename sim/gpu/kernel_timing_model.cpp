@@ -45,18 +45,23 @@ class KernelTimingModel final : public GpuTimingModel {
     return context.cache->get<GpuTimingModel>("kernel timing model", 64, key, build);
   }
 
-  std::vector<KernelWork> kernels(const Graph& graph, const Op& op) const override {
+  // The kernels cuBLAS-like heuristics pick (tiles chosen as at the default clock and power limit:
+  // cuBLAS does not know the clock), each timed at `clock_mhz`.
+  std::vector<KernelWork> kernels(const Graph& graph, const Op& op, double clock_mhz) const override {
     std::vector<KernelWork> out;
     const GpuSpec& spec = timer_.spec();
     for (const auto& kernel : lower_op(graph, op, timer_, &cache_)) {
-      const KernelTime t = timer_.time(kernel);
+      const KernelTime t = timer_.time_at(kernel, clock_mhz);
       const double slots = static_cast<double>(t.blocks_per_sm) * spec.sm_count;
       const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
       out.push_back({kernel.name, std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(t.seconds * 1e12))),
-                     share, kernel.dram_bytes, t.bound});
+                     share, kernel.dram_bytes, t.bound,
+                     timer_.power().kernel_dynamic_w(timer_.load(kernel, t), clock_mhz)});
     }
     return out;
   }
+
+  const GpuPowerModel& power() const override { return timer_.power(); }
 
   double dram_bandwidth_bytes_per_s() const override {
     return timer_.spec().dram_bandwidth_gbps * 1e9 * timer_.calibration().memory_efficiency;

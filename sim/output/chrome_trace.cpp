@@ -38,6 +38,29 @@ std::string chrome_trace_json(const RunResult& result) {
                         {"bytes", op.cost.bytes_read + op.cost.bytes_written},
                         {"bound", op.bound}}}});
   }
+  // Counters (Perfetto and chrome://tracing draw them as tracks): board power and SM clock.
+  double clock_mhz = -1;
+  for (const auto& sample : result.power) {
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "power_w"},
+                      {"ts", ps_to_us(sample.start_ps)},
+                      {"args", {{"power_w", sample.watts}}}});
+    if (sample.sm_clock_mhz == clock_mhz) continue;
+    clock_mhz = sample.sm_clock_mhz;
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "sm_clock_mhz"},
+                      {"ts", ps_to_us(sample.start_ps)},
+                      {"args", {{"sm_clock_mhz", clock_mhz}}}});
+  }
+  if (!result.power.empty()) {  // close the counters at the end of the run
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "power_w"},
+                      {"ts", ps_to_us(result.makespan_ps)},
+                      {"args", {{"power_w", result.power.back().watts}}}});
+  }
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 

@@ -56,6 +56,16 @@ void write_ops(Hdf5File& file, const RunResult& result) {
   file.strings("/ops/bound", column(rows, [](const OpRecord& r) { return r.bound; }));
 }
 
+// The board power over the run (GPU runs): one row per step of the piecewise-constant series.
+void write_power(Hdf5File& file, const RunResult& result) {
+  if (result.power.empty()) return;
+  const auto& rows = result.power;
+  file.group("/power");
+  file.doubles("/power/start_us", column(rows, [](const PowerSample& p) { return ps_to_us(p.start_ps); }));
+  file.doubles("/power/power_w", column(rows, [](const PowerSample& p) { return p.watts; }));
+  file.doubles("/power/sm_clock_mhz", column(rows, [](const PowerSample& p) { return p.sm_clock_mhz; }));
+}
+
 }  // namespace
 
 void write_hdf5_result(const std::string& path, const Experiment& experiment, const RunResult& result) {
@@ -69,6 +79,7 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
   write_meta(file, experiment.config_file, result.calibration, paths, contents);
   write_summary(file, result);
   write_ops(file, result);
+  write_power(file, result);
   file.commit();
 }
 

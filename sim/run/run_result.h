@@ -40,6 +40,13 @@ struct ModelResult {
   double throughput_per_s() const { return params.batch / (latency_ms() * 1e-3); }
 };
 
+// Board power from `start_ps` until the next sample (or the end of the run), watts.
+struct PowerSample {
+  TimePs start_ps = 0;
+  double watts = 0;
+  double sm_clock_mhz = 0;
+};
+
 struct RunResult {
   std::string experiment;
   std::string device_kind;  // the device's registry name: "gpu", "accelerator"
@@ -54,6 +61,8 @@ struct RunResult {
   std::string schedule;       // "single_stream" or "stream_per_model"
   TimePs makespan_ps = 0;
   MetricTable metrics;  // every number the run reports (sim/metrics/metric_catalog.h)
+  // Piecewise-constant board power over [0, makespan] (GPU runs; empty where a device has none).
+  std::vector<PowerSample> power;
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.

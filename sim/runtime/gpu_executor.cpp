@@ -42,6 +42,9 @@ void GpuExecutor::recompute_speeds() {
   const double capacity = std::max(bandwidth_, running_.size() == 1 ? demand : 0.0);
   if (demand > capacity && demand > 0)
     for (auto& r : running_) r.speed *= capacity / demand;
+  double dynamic_w = 0;
+  for (const auto& r : running_) dynamic_w += r.speed * r.kernel.dynamic_w;
+  dynamic_power_changed.emit(engine_.now(), dynamic_w);
 }
 
 void GpuExecutor::schedule_next_completion() {

@@ -6,7 +6,7 @@
 // fraction f of its slots progresses at f of its standalone speed. If the running kernels together
 // would pull more than the DRAM bandwidth, every kernel's speed is scaled by the same factor.
 // Speeds are recomputed whenever a kernel starts or ends. A kernel alone takes exactly its
-// standalone duration.
+// standalone duration. Power follows speed: a kernel at half speed adds half its dynamic power.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,9 @@ class GpuExecutor {
   void launch(const KernelWork& kernel, int priority, Done done);
   std::size_t running() const;
 
+  // The dynamic power of what runs (each kernel's KernelWork::dynamic_w times its speed), emitted
+  // whenever it changes: at every launch and completion.
+  Signal<TimePs, double> dynamic_power_changed;
   Signal<const KernelWork&, TimePs> kernel_started;
   Signal<const KernelWork&, TimePs, TimePs> kernel_completed;
 

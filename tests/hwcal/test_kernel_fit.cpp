@@ -50,8 +50,7 @@ TEST(KernelValidation, ElementwiseRowsStreamTheirOperands) {
 TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
   KernelCalibration truth;
   truth.gemm_efficiency = 0.9;
-  truth.base_clock_headroom = 1.3;
-  truth.headroom_rate_exponent = 0.15;  // the A100 (FP16 / SGEMM rate 16) at 1.10 GHz, the T4 (8) at 0.76
+  truth.simt_tensor_energy_ratio = 9;  // SGEMMs on the T4 and A100 held below boost by the power limit
   truth.gemm_block_overhead_cycles = 300;
   truth.timing_floor_us = 20;
   std::map<std::string, DeviceRows> devices{{"t4", synthetic_rows("t4", truth)},
@@ -64,13 +63,13 @@ TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
 
   const KernelCalibration fitted = fit_calibration(devices, KernelCalibration{});
   EXPECT_NEAR(fitted.gemm_efficiency, truth.gemm_efficiency, 0.03);
-  EXPECT_NEAR(fitted.base_clock_headroom, truth.base_clock_headroom, 0.05);
-  EXPECT_NEAR(fitted.headroom_rate_exponent, truth.headroom_rate_exponent, 0.05);
-  // The rows that follow the model are predicted within 6 % (a least-squares fit: 30-50 % slow).
+  EXPECT_NEAR(fitted.simt_tensor_energy_ratio, truth.simt_tensor_energy_ratio, 0.5);
+  // The rows that follow the model are predicted within 8 % (a least-squares fit: 30-50 % slow; the
+  // small GEMMs trade the timing floor against the per-block cost and the warps per scheduler).
   const KernelTimer timer(devices.at("v100_pcie").spec, fitted);
   for (std::size_t i = 1; i < v100.size(); ++i) {
     if (i % 4 == 0) continue;
-    EXPECT_NEAR(predict_latency_s(v100[i], timer) * 1e3 / v100[i].latency_ms, 1.0, 0.06) << "row " << i;
+    EXPECT_NEAR(predict_latency_s(v100[i], timer) * 1e3 / v100[i].latency_ms, 1.0, 0.08) << "row " << i;
   }
 }
 

@@ -17,7 +17,7 @@ with tempfile.TemporaryDirectory() as tmp:
                          check=True, capture_output=True, text=True).stdout
     summary = json.loads(out)
     with h5py.File(path, "r") as f:
-        assert set(f.keys()) == {"config", "meta", "summary", "ops"}, list(f.keys())
+        assert set(f.keys()) == {"config", "meta", "summary", "ops", "power"}, list(f.keys())
         config = f["config"][()].decode()
         assert "resnet50" in config and f"output: {path}" in config, config
         for key in ["dse_version", "git_commit", "date_utc", "host", "config_file", "calibration"]:
@@ -43,6 +43,13 @@ with tempfile.TemporaryDirectory() as tmp:
         end_us = ops["start_us"][-1] + ops["duration_us"][-1]
         assert abs(end_us / 1000 - latency_ms) < 1e-6 * latency_ms, (end_us, latency_ms)
         assert f["summary/models/name"][0] == b"resnet50" and f["summary/models/batch"][0] == 8
+        # The board power over the run: energy_j is its integral, the clock is the run's.
+        power = f["power"]
+        starts, watts = list(power["start_us"][:]) + [end_us], power["power_w"][:]
+        energy = sum(w * (starts[i + 1] - starts[i]) * 1e-6 for i, w in enumerate(watts))
+        assert abs(energy - metrics["energy_j"]) < 1e-9 * metrics["energy_j"], (energy, metrics["energy_j"])
+        assert all(c == metrics["sm_clock_mhz"] for c in power["sm_clock_mhz"][:])
+        assert b"MHz" in f["summary/clock"][()], f["summary/clock"][()]
     # An accelerator run: its own metrics (area, the *_vs_tpu_v3 ratios) and word settings.
     accel = os.path.join(tmp, "accel.h5")
     out = subprocess.run([dse, "run", "configs/experiments/accel_tpu_v3.yaml", "--json", "-q", "-p", f"output={accel}",

@@ -75,6 +75,26 @@ TEST(AcceleratorPowerArea, GrowsWithEveryComponent) {
   EXPECT_DOUBLE_EQ(accelerator_power_area(bigger).area_mm2, area);  // DRAM is off chip
 }
 
+TEST(AcceleratorPowerArea, VoltageFollowsTheClock) {
+  // TPU-v3's 940 MHz sits at the 16 nm curve's 0.80 V point; lower clocks reach its 0.70 V floor.
+  EXPECT_DOUBLE_EQ(accelerator_voltage_v(940), 0.80);
+  EXPECT_DOUBLE_EQ(accelerator_voltage_v(470), 0.70);
+  EXPECT_GT(accelerator_voltage_v(1175), 0.80);
+  EXPECT_NEAR(accelerator_voltage_v(accelerator_max_clock_mhz()), 1.10, 1e-12);
+  // Energy per MAC grows with V^2: a faster clock costs more than its share of power, a slower one
+  // saves more, down to the voltage floor.
+  AcceleratorSpec spec = catalog_spec("tpu_v3_like");
+  const double mac_940 = accelerator_power_area(spec).energy.mac_j;
+  spec.clock_mhz = 1175;
+  const AcceleratorPowerArea fast = accelerator_power_area(spec);
+  EXPECT_NEAR(fast.energy.mac_j / mac_940, std::pow(fast.voltage_v / 0.80, 2), 1e-12);
+  EXPECT_GT(fast.tdp_w / accelerator_power_area(catalog_spec("tpu_v3_like")).tdp_w, 1175.0 / 940);
+  // A clock above the curve's top is refused.
+  ConfigNode root = load_config_file(*HardwareCatalog::for_experiment("").find("accel", "tpu_v3_like"));
+  apply_overrides(root, {"clock_mhz=1600"});
+  EXPECT_THROW(read_accelerator_spec(root), ConfigError);
+}
+
 TEST(TileFactors, HandComputed) {
   // Everything fits: every operand crosses once.
   TileFactors f = tile_factors(64, 64, 64, 2, 1 << 20, 16, 16);

@@ -72,7 +72,7 @@ TEST(Experiment, SimulatedTimelineIsConsistent) {
   EXPECT_GE(result.latency_ms(), compute_floor_ms);
   EXPECT_GE(result.latency_ms(), memory_floor_ms);
   EXPECT_LE(result.latency_ms(), compute_floor_ms + memory_floor_ms + 1e-3);
-  EXPECT_FALSE(result.metrics.contains("energy_j"));  // no GPU power model yet
+  EXPECT_GT(result.metrics.at("energy_j"), 0);  // the GPU power model (tests/sim/test_gpu_power.cpp)
 }
 
 TEST(Experiment, IsDeterministicAndRespondsToOverrides) {

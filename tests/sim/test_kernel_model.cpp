@@ -48,52 +48,114 @@ TEST(Waves, CountAndTail) {
   EXPECT_EQ(waves(1, 2, 108).count, 1);
 }
 
-TEST(KernelTimer, SustainedClockUnderThePowerLimit) {
-  KernelCalibration calibration;
-  calibration.base_clock_headroom = 1.5;
-  calibration.headroom_rate_exponent = 0;
-  // T4: base 585 MHz x 1.5 = 877.5 MHz, below its 1,590 MHz boost.
-  EXPECT_DOUBLE_EQ(KernelTimer(spec("t4"), calibration).sustained_clock_mhz(), 877.5);
-  // V100 PCIe: 1,230 x 1.5 is above its 1,380 MHz boost, which caps it.
-  EXPECT_DOUBLE_EQ(KernelTimer(spec("v100_pcie"), calibration).sustained_clock_mhz(), 1380);
-  // No headroom: the base clock.
-  calibration.base_clock_headroom = 1.0;
-  EXPECT_DOUBLE_EQ(KernelTimer(spec("a100_pcie_40gb"), calibration).sustained_clock_mhz(), 765);
+// A large SGEMM-like kernel: compute-bound everywhere.
+static Kernel big_sgemm() {
+  Kernel k = sgemm(256, 128);
+  k.name = "sgemm_128x128";
+  k.blocks = 64 * 64;
+  k.shared_bytes_per_block = 16384;
+  k.matrix = true;
+  k.flops = 2.0 * 8192 * 8192 * 8192;
+  k.dram_bytes = 3.0 * 8192 * 8192 * 4;
+  return k;
 }
 
-TEST(KernelTimer, HeadroomGrowsWithTheDensestMathOverTheKernels) {
-  KernelCalibration calibration;
-  calibration.base_clock_headroom = 1.2;
-  calibration.headroom_rate_exponent = 0.5;
-  calibration.shared_fp32_lane_efficiency = 0.25;
-  // T4: FP16 tensor 1,024 / FP32 128 flops per SM-clock = 8, the reference: 585 x 1.2.
-  EXPECT_NEAR(KernelTimer(spec("t4"), calibration).sustained_clock_mhz(), 702, 1e-9);
-  // A100: 2,048 / 128 = 16: 765 x 1.2 x sqrt(2).
-  const KernelTimer a100(spec("a100_pcie_40gb"), calibration);
-  EXPECT_NEAR(a100.sustained_clock_mhz(), 765 * 1.2 * std::sqrt(2.0), 1e-9);
-  // L4: an SGEMM gets 256 - 2 x 64 x (1 - 0.25) = 160 of its FP32 flops: 1,024 / 160 = 6.4.
-  EXPECT_NEAR(KernelTimer(spec("l4"), calibration).sustained_clock_mhz(), 795 * 1.2 * std::sqrt(0.8), 1e-9);
-  // P4: FP16 runs at 1/64 of FP32, so an SGEMM is its densest math (ratio 1): 810 x 1.2 x
-  // sqrt(1/8) is below its base clock, which holds.
-  EXPECT_DOUBLE_EQ(KernelTimer(spec("p4"), calibration).sustained_clock_mhz(), 810);
-  // An FP16 tensor-core GEMM is the A100's heaviest load: it runs at the base clock.
-  EXPECT_DOUBLE_EQ(a100.clock_for_rate_mhz(2048), 765);
+// A streaming kernel: DRAM-bound everywhere.
+static Kernel streaming() {
+  Kernel k;
+  k.name = "elementwise";
+  k.blocks = 1 << 16;
+  k.threads_per_block = 128;
+  k.flops = 1 << 26;
+  k.dram_bytes = 8.0 * (1 << 26) * 4;
+  return k;
+}
+
+TEST(KernelTimer, LockedClockScalesComputeNotMemory) {
+  const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
+  // Halving the clock doubles a compute-bound kernel's time (less the fixed launch overhead) ...
+  const Kernel gemm = big_sgemm();
+  const double overhead = KernelCalibration{}.launch_overhead_us * 1e-6;
+  EXPECT_NEAR((timer.time_at(gemm, 600).seconds - overhead) / (timer.time_at(gemm, 1200).seconds - overhead), 2.0,
+              1e-6);
+  // ... and leaves a DRAM-bound one within a few percent.
+  const Kernel stream = streaming();
+  EXPECT_NEAR(timer.time_at(stream, 600).seconds / timer.time_at(stream, 1200).seconds, 1.0, 0.03);
+  EXPECT_EQ(timer.time_at(stream, 600).bound, "memory");
+}
+
+TEST(KernelTimer, PowerLimitHoldsTheClockAndThePower) {
+  const GpuSpec t4 = spec("t4");
+  const KernelTimer timer(t4, KernelCalibration{});
+  const Kernel gemm = big_sgemm();
+  // At the boost clock an SGEMM draws more than the T4's 70 W: the firmware holds it lower, where
+  // the board draws the limit.
+  EXPECT_GT(timer.board_w(gemm, timer.time_at(gemm, t4.boost_clock_mhz)), t4.tdp_w);
+  const KernelTime held = timer.time(gemm);
+  EXPECT_LT(held.clock_mhz, t4.boost_clock_mhz);
+  EXPECT_GT(held.clock_mhz, t4.base_clock_mhz);
+  EXPECT_NEAR(timer.board_w(gemm, held), t4.tdp_w, 0.01);
+  // A lower limit, a lower clock and a longer time; the power settles within it.
+  const KernelTime lower = timer.time(gemm, {t4.boost_clock_mhz, 60});
+  EXPECT_LT(lower.clock_mhz, held.clock_mhz);
+  EXPECT_GT(lower.seconds, held.seconds);
+  EXPECT_NEAR(timer.board_w(gemm, lower), 60, 0.01);
+  // A locked clock below the power-limited one is kept.
+  EXPECT_DOUBLE_EQ(timer.time(gemm, {600, t4.tdp_w}).clock_mhz, 600);
+  // A streaming kernel draws less: it keeps a higher clock (on the 70 W T4 still a little below
+  // boost; on the 250 W A100 PCIe at boost).
+  EXPECT_GT(timer.time(streaming()).clock_mhz, held.clock_mhz + 300);
+  const GpuSpec a100 = spec("a100_pcie_40gb");
+  EXPECT_DOUBLE_EQ(KernelTimer(a100, KernelCalibration{}).time(streaming()).clock_mhz, a100.boost_clock_mhz);
+}
+
+TEST(KernelTimer, TheDensestMathHoldsTheBaseClockAtTheTdp) {
+  // NVIDIA's definition of the base clock, the power model's anchor: activity 1 (the densest FP16
+  // math at full rate on every SM, no DRAM traffic) at the base clock draws the TDP.
+  for (const char* name : {"a100_pcie_40gb", "t4", "h100_sxm", "p100_pcie", "p4", "l4"}) {
+    const GpuSpec gpu = spec(name);
+    const GpuPowerModel power(gpu, {6, 0.3});
+    const double v = power.voltage_v(gpu.base_clock_mhz) / gpu_voltage_curve().max_v;
+    EXPECT_NEAR(power.idle_w() + power.busy_static_w(gpu.base_clock_mhz) +
+                    power.full_activity_w() * v * v * gpu.base_clock_mhz / gpu.boost_clock_mhz,
+                gpu.tdp_w, 1e-9)
+        << name;
+  }
+}
+
+TEST(KernelTimer, PowerRisesWithClockAndWork) {
+  const GpuSpec a100 = spec("a100_pcie_40gb");
+  const GpuPowerModel power(a100, {6, 0.3});
+  // Voltage is flat to the knee, then rises to V_max at boost.
+  EXPECT_DOUBLE_EQ(power.voltage_v(300), gpu_voltage_curve().min_v);
+  EXPECT_DOUBLE_EQ(power.voltage_v(a100.boost_clock_mhz), gpu_voltage_curve().max_v);
+  KernelLoad load{1e-3, 0.5 * 2048 * 108 * 1e9 * 1e-3, "fp16", true, 0, 1};  // half the tensor rate at 1 GHz
+  EXPECT_LT(power.board_w(load, 800), power.board_w(load, 1000));
+  KernelLoad more = load;
+  more.flops *= 2;
+  EXPECT_LT(power.board_w(load, 1000), power.board_w(more, 1000));
+  // DRAM traffic costs its energy per byte (HBM2, 3.97 pJ/bit): 1 GB in 1 ms is 31.8 W.
+  KernelLoad traffic = load;
+  traffic.dram_bytes = 1e9;
+  EXPECT_NEAR(power.kernel_dynamic_w(traffic, 1000) - power.kernel_dynamic_w(load, 1000), 3.97e-12 * 8 * 1e12, 1e-9);
 }
 
 TEST(KernelTimer, MoreWorkTakesLongerAndWavesQuantise) {
-  const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
+  KernelCalibration calibration;  // at one clock, 1 GHz, with enough warps to keep every SM busy
+  calibration.saturating_warps_per_scheduler = 1;
+  const KernelTimer timer(spec("a100_pcie_40gb"), calibration);
   Kernel k = sgemm(256, 128);
   k.matrix = true;
   k.flops = 1e9;
   k.dram_bytes = 1e6;
   k.blocks = 216;  // exactly one wave of 2 x 108
-  const double one_wave = timer.time(k).seconds;
+  const double one_wave = timer.time_at(k, 1000).seconds;
   k.blocks = 217;  // one block more: a second (tail) wave
   k.flops = 1e9 * 217 / 216;
   // A full wave runs 2 blocks per SM; the tail's one block takes half as long: overhead + 1.5 waves.
   const double overhead = KernelCalibration{}.launch_overhead_us * 1e-6;
-  EXPECT_NEAR(timer.time(k).seconds, overhead + 1.5 * (one_wave - overhead), 1e-12);
-  EXPECT_EQ(timer.time(k).waves, 2);
+  EXPECT_NEAR(timer.time_at(k, 1000).seconds, overhead + 1.5 * (one_wave - overhead), 1e-12);
+  EXPECT_EQ(timer.time_at(k, 1000).waves, 2);
 }
 
 TEST(KernelTimer, WarpsFewerThanSchedulersLeaveLanesIdle) {
@@ -233,7 +295,7 @@ TEST(KernelTimer, L2HitsTakeTimeAtTheirPerSmRate) {
   k.dram_bytes = 0;
   const double base = timer.time(k).seconds;
   k.l2_hit_bytes = 1e9;
-  const double rate = calibration.l2_reread_bytes_per_clock * 56 * timer.sustained_clock_mhz() * 1e6;
+  const double rate = calibration.l2_reread_bytes_per_clock * 56 * timer.time(k).clock_mhz * 1e6;
   EXPECT_NEAR(timer.time(k).seconds - base, 1e9 / rate, 1e-12);
   EXPECT_EQ(timer.time(k).bound, "memory");
 }

@@ -44,8 +44,9 @@ TEST(SummaryJson, CarriesTheDocumentedKeys) {
   for (const char* key : {"experiment", "device", "schedule", "models", "metrics", "output"})
     EXPECT_TRUE(summary.contains(key)) << key;
   EXPECT_EQ(summary.size(), 6u);
-  EXPECT_EQ(summary["metrics"]["tdp_w"], 700);            // configs/hardware/gpu/h200.yaml
-  EXPECT_FALSE(summary["metrics"].contains("energy_j"));  // no GPU power model yet
+  EXPECT_EQ(summary["metrics"]["tdp_w"], 700);                 // configs/hardware/gpu/h200.yaml
+  EXPECT_GT(summary["metrics"]["energy_j"].get<double>(), 0);  // the GPU power model
+  EXPECT_NE(summary["device"]["clock"].get<std::string>().find("MHz"), std::string::npos);
   EXPECT_EQ(summary["device"]["kind"], "gpu");
   EXPECT_EQ(summary["device"]["name"], "h200");
   EXPECT_EQ(summary["device"]["timing_model"], "kernel");

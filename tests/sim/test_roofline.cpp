@@ -13,6 +13,12 @@ GpuSpec toy_gpu() {
   spec.dram_bandwidth_gbps = 1000;            // 1 byte/ps
   spec.cuda_core_tflops = {{"fp32", 10}};     // 10 flop/ps
   spec.tensor_core_tflops = {{"fp16", 100}};  // 100 flop/ps
+  // What the power model needs: one SM at 1 GHz reaching the peaks above.
+  spec.sm_count = 1;
+  spec.base_clock_mhz = spec.boost_clock_mhz = 1000;
+  spec.cuda_core_flops_per_clock = {{"fp32", 10000}};
+  spec.tensor_core_flops_per_clock = {{"fp16", 100000}};
+  spec.tdp_w = 100;
   return spec;
 }
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Regenerates the tables in docs/power.md: the GPU power model against published GEMM measurements
+# (tests/data/public), an H100 pass under a sweep of power limits, and the accelerator template's
+# Perf/TDP against its clock.
+#   scripts/update_power_doc.sh [path/to/dse]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dse=${1:-build/dse}
+public=tests/data/public
+gemm() {  # FILE GPU DTYPE
+  "$dse" validate gemm "$public/$1" --gpu "$2" --dtype "$3" --json -q
+}
+limits=()
+for limit in 700 500 350 250 200 150; do
+  limits+=("$limit $("$dse" run configs/experiments/quickstart.yaml -p device.gpu=h100_sxm -p 'workload.models[0].batch=64' \
+    -p device.power_limit_w=$limit -p output= --json -q | python3 -c "import json,sys; d=json.load(sys.stdin); m=d['metrics']; print(m['sm_clock_mhz'], m['latency_ms'], m['power_avg_w'], m['power_peak_w'], m['energy_per_inference_j'])")")
+done
+clocks=()
+for clock in 470 705 940 1175 1400; do
+  # The best design of configs/experiments/coopt_accel_batch_clock.yaml (docs/search.md) at each clock.
+  clocks+=("$clock $("$dse" run configs/experiments/accel_tpu_v3.yaml -p 'workload.models=[{name: resnet50, batch: 8, dtype: bf16}]' \
+    -p device.fusion=exact -p device.cores.x=4 -p device.cores.y=1 -p device.array.rows=128 -p device.array.cols=64 \
+    -p device.l1_kib=2048 -p device.dram.bandwidth_gbps=600 -p device.clock_mhz=$clock -p output= --json -q | python3 -c "import json,sys; m=json.load(sys.stdin)['metrics']; print(m['supply_v'], m['latency_ms'], m['tdp_w'], m['static_w'], m['perf_per_tdp'], m['energy_per_inference_j'])")")
+done
+p40=()
+for clock in 1063 1303 1531; do
+  for model in resnet_v2_50 inception_v3 mobilenet_v1; do
+    p40+=("$clock $model $("$dse" run configs/experiments/quickstart.yaml -p device.gpu=p40 -p "workload.models=[{name: $model, batch: 64, dtype: fp32}]" \
+      -p device.sm_clock_mhz=$clock -p output= --json -q | python3 -c "import json,sys; print(json.load(sys.stdin)['metrics']['power_avg_w'])")")
+  done
+done
+python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32.csv h100_sxm fp32)" \
+  "$(gemm h100_sxm_torch_fp16.csv h100_sxm fp16)" "$(gemm v100_sxm2_torch_fp32.csv v100_sxm2 fp32)" \
+  "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" <<'PY' |
+import json, sys
+sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
+        ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
+        ("H100 SXM5, PyTorch FP16 matmul (#79)", sys.argv[3]),
+        ("V100 SXM2 16GB, PyTorch FP32 matmul (#140)", sys.argv[4]),
+        ("V100 SXM2 16GB, PyTorch FP16 matmul (#140)", sys.argv[5])]
+rows = ["| measurement | N | measured TFLOPS | predicted TFLOPS | time error | clock MHz | board W |",
+        "|---|---:|---:|---:|---:|---:|---:|"]
+for title, text in sets:
+    d = json.loads(text)
+    for r in d["rows"]:
+        flops = 2 * r["m"] * r["n"] * r["k"]
+        rows.append(f"| {title} | {r['n']} | {flops / r['measured_ms'] / 1e9:.1f} | {flops / r['predicted_ms'] / 1e9:.1f} "
+                    f"| {r['error_pct']:+.1f} % | {r['clock_mhz']:.0f} | {r['power_w']:.0f} |")
+body = "**Published GEMMs** (`dse validate gemm`; time includes the harness floor of a single timed op, " \
+       "which these loop benchmarks do not pay, so N = 1,024 reads slow):\n\n" + "\n".join(rows)
+lrows = ["| power limit W | SM clock MHz | latency ms | average W | peak W (1 ms) | mJ per image |",
+         "|---:|---:|---:|---:|---:|---:|"]
+for line in sys.argv[6].splitlines():
+    limit, clock, latency, avg, peak, energy = map(float, line.split())
+    lrows.append(f"| {limit:.0f} | {clock:.0f} | {latency:.3f} | {avg:.1f} | {peak:.1f} | {1e3 * energy:.2f} |")
+body += ("\n\n**ResNet-50, batch 64, FP16 on the H100 SXM5 under power limits** (`dse run "
+         "configs/experiments/quickstart.yaml -p device.gpu=h100_sxm -p 'workload.models[0].batch=64' -p "
+         "device.power_limit_w=W`; 150 W is below the 200 W nvidia-smi accepts, a what-if):\n\n" + "\n".join(lrows))
+crows = ["| clock MHz | V | latency ms | TDP W | static W | inferences/s per TDP W | mJ per inference |",
+         "|---:|---:|---:|---:|---:|---:|---:|"]
+for line in sys.argv[7].splitlines():
+    clock, volts, latency, tdp, static, ppt, energy = map(float, line.split())
+    crows.append(f"| {clock:.0f} | {volts:.3f} | {latency:.3f} | {tdp:.1f} | {static:.1f} | {ppt:.2f} | {1e3 * energy:.2f} |")
+body += ("\n\n**The accelerator template's clock** (the best design of coopt_accel_batch_clock.yaml, ResNet-50 "
+         "batch 8 bf16, at each clock):\n\n" + "\n".join(crows))
+# The BatchDVFS paper's P40 runs (tests/data/batchdvfs): nvidia-smi samples once a second.
+import csv, glob, statistics
+busy, idle = {}, {}
+for path in sorted(glob.glob("tests/data/batchdvfs/*/nvidia-smi/*.csv")):
+    with open(path) as f:
+        for row in csv.DictReader(f, skipinitialspace=True):
+            if not (row["timestamp"] or "")[:1].isdigit():
+                continue  # the files end with summary rows (min, max, average, ...)
+            util = float(row["utilization.gpu [%]"].split()[0])
+            watts = float(row["power.draw [W]"].split()[0])
+            clock = float(row["clocks.current.sm [MHz]"].split()[0])
+            (busy if util >= 90 else idle if util == 0 else {}).setdefault(clock, []).append(watts)
+predicted = {}
+for line in sys.argv[8].splitlines():
+    clock, model, watts = line.split()
+    predicted.setdefault(float(clock), {})[model] = float(watts)
+prow = ["| SM clock MHz | samples at >= 90 % utilization | measured W (median) | samples at 0 % | measured idle W (median) "
+        "| dse: resnet_v2_50 | inception_v3 | mobilenet_v1 (batch 64, FP32, pass average W) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+for clock in sorted(predicted):
+    b, i, p = busy.get(clock, []), idle.get(clock, []), predicted[clock]
+    prow.append(f"| {clock:.0f} | {len(b)} | {statistics.median(b):.0f} | {len(i)} | {statistics.median(i):.0f} | "
+                f"{p['resnet_v2_50']:.0f} | {p['inception_v3']:.0f} | {p['mobilenet_v1']:.0f} |")
+body += ("\n\n**Tesla P40 under the BatchDVFS paper's runs** (tests/data/batchdvfs, every run's nvidia-smi samples; "
+         "samples of the same clock pooled over runs and models; dse's idle for the P40 is the estimate, the spec having no reading):\n\n" + "\n".join(prow))
+print(body)
+PY
+  python3 scripts/replace_doc_section.py docs/power.md power
+echo "docs/power.md updated" >&2

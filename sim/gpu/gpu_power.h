@@ -1,0 +1,123 @@
+// Board power of a GPU while kernels run, from what they do and the clock they run at:
+//
+//   P = P_idle + busy x P_leak x (V(f) - V_min) / V_max
+//         + sum over running kernels of  kappa x (V(f) / V_max)^2 x (f / f_boost) x A
+//                                      + E_dram x (DRAM bytes per second)
+//
+// V(f) has the shape of a published 16 nm chip's operating points (sim/device/voltage_curve.h) with
+// the boost clock at its top. P_idle is the spec's measured idle draw (leakage at the idle voltage V_min included);
+// leakage scales with V (the scaling AccelWattch applies, static ~ V, dynamic ~ V^2 f), so a busy GPU adds what its
+// higher voltage adds. A kernel's activity A is 1 for the GPU's densest FP16 math at full rate on every SM (tensor
+// cores; packed FP16 on the P100; FP32 on GPUs slower at FP16) and is made of a share for every SM that holds blocks
+// (clock tree, schedulers, register file and L1 traffic) plus its math: FLOPs per second weighted by their energy
+// relative to the densest FLOP. kappa, the dynamic power of activity 1 at V_max and boost, is what the spec's TDP
+// leaves: NVIDIA rates the base clock as the one a GPU holds at its TDP under its heaviest load, so at the base clock,
+// activity 1 and no DRAM traffic the sum is the TDP. Every coefficient names its source in gpu_power.cpp; the two that
+// no datasheet gives (the SIMT / tensor-core energy ratio and the per-SM share) are fitted with the kernel timing model
+// (KernelCalibration).
+//
+// The firmware's power limit: over its averaging window the SM clock is the highest the limit
+// allows, at or below the locked / boost clock and at or above the driver table's lowest entry
+// (GpuSpec::clock_table_mhz). dse applies it per kernel measured on its own (a loop of one kernel)
+// and per pass of a run (gpu_device.cpp), whose kernels, short beside a window, share one clock.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/gpu/gpu_spec.h"
+
+namespace dse {
+
+// Voltage/frequency curve and leakage, the same for every architecture (no per-GPU curve is
+// published; sources and caveats in gpu_power.cpp).
+struct GpuVoltageCurve {
+  double min_v = 0;           // core voltage at low clocks
+  double max_v = 0;           // at the boost clock
+  double leakage_of_tdp = 0;  // leakage at V_max, as a share of TDP
+};
+const GpuVoltageCurve& gpu_voltage_curve();
+
+// Energy of one DRAM byte moved, joules (sourced per technology in gpu_power.cpp).
+double dram_energy_j_per_byte(DramType type);
+
+// Idle power when the spec has no measured idle draw: the median idle/TDP of the specs that do.
+double estimated_idle_w(const GpuSpec& spec);
+
+// What one kernel does over its time at one clock, as the power model needs it.
+struct KernelLoad {
+  double seconds = 0;  // its duration at that clock
+  double flops = 0;
+  std::string compute_type = "fp32";
+  bool tensor_cores = false;  // its math runs on tensor cores
+  double dram_bytes = 0;
+  double sm_share = 1;  // share of the SMs that hold its blocks
+};
+
+// The two power parameters fitted with the timing model (KernelCalibration carries them).
+struct GpuPowerFit {
+  // Energy of one FP32 FLOP on the CUDA cores over one FP16 FLOP on the tensor cores.
+  double simt_tensor_energy_ratio = 0;
+  // Share of activity 1 that an SM holding blocks draws whatever it computes.
+  double active_sm_share = 0;
+};
+
+class GpuPowerModel {
+ public:
+  GpuPowerModel(const GpuSpec& spec, GpuPowerFit fit);
+
+  const GpuSpec& spec() const { return spec_; }
+  double voltage_v(double clock_mhz) const;
+  double idle_w() const { return idle_w_; }
+  bool idle_measured() const { return idle_measured_; }
+  // Leakage added while any kernel runs.
+  double busy_static_w(double clock_mhz) const;
+  // What one kernel adds while it runs alone: its SMs' dynamic power and its DRAM traffic.
+  double kernel_dynamic_w(const KernelLoad& load, double clock_mhz) const;
+  // The board while `load` runs alone: idle + busy static + the kernel's dynamic power.
+  double board_w(const KernelLoad& load, double clock_mhz) const;
+  // kappa: dynamic power of activity 1 at V_max and the boost clock (from the TDP anchor).
+  double full_activity_w() const { return full_activity_w_; }
+  // A kernel's activity A (see above), 1 for the densest FP16 math at full rate on every SM.
+  double activity(const KernelLoad& load, double clock_mhz) const;
+
+ private:
+  GpuSpec spec_;
+  GpuPowerFit fit_;
+  double idle_w_ = 0;
+  bool idle_measured_ = false;
+  double densest_flops_per_clock_ = 0;  // per SM
+  bool densest_on_tensor_cores_ = false;
+  double full_activity_w_ = 0;
+};
+
+// The clock at which a power that rises with the clock meets the limit: the root of excess_w
+// (board power - limit) between `low` (excess < 0) and `high` (excess > 0), by the Illinois
+// method to `tolerance` of the clock (1e-9 by default), so that the clock moves smoothly with the model's parameters
+// (the fit differentiates through it). The firmware alternates between the table entries around it; over its averaging
+// window the clock averages to this.
+template <typename Excess>
+double power_limited_clock_mhz(const Excess& excess_w, double low, double at_low, double high, double at_high,
+                               double tolerance = 1e-9) {
+  int side = 0;
+  double mid = low;
+  for (int i = 0; i < 100 && high - low > tolerance * high; ++i) {
+    mid = (low * at_high - high * at_low) / (at_high - at_low);
+    const double at_mid = excess_w(mid);
+    if (at_mid == 0) return mid;
+    if ((at_mid > 0) == (at_high > 0)) {
+      high = mid;
+      at_high = at_mid;
+      if (side == 1) at_low /= 2;
+      side = 1;
+    } else {
+      low = mid;
+      at_low = at_mid;
+      if (side == -1) at_high /= 2;
+      side = -1;
+    }
+  }
+  return mid;
+}
+
+}  // namespace dse

@@ -1,0 +1,54 @@
+#include "sim/metrics/power_series.h"
+
+#include <algorithm>
+
+namespace dse {
+namespace {
+
+// Energy (joules) from 0 to `t`, from cumulative energies at each sample's start.
+class EnergyPrefix {
+ public:
+  EnergyPrefix(const std::vector<PowerSample>& series, TimePs end_ps) : series_(series) {
+    double joules = 0;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      at_start_.push_back(joules);
+      const TimePs next = i + 1 < series.size() ? series[i + 1].start_ps : end_ps;
+      joules += series[i].watts * static_cast<double>(std::max<TimePs>(0, next - series[i].start_ps)) * 1e-12;
+    }
+  }
+  double until(TimePs t) const {
+    const auto it = std::upper_bound(series_.begin(), series_.end(), t,
+                                     [](TimePs v, const PowerSample& s) { return v < s.start_ps; });
+    if (it == series_.begin()) return 0;
+    const std::size_t i = static_cast<std::size_t>(it - series_.begin()) - 1;
+    return at_start_[i] + series_[i].watts * static_cast<double>(t - series_[i].start_ps) * 1e-12;
+  }
+
+ private:
+  const std::vector<PowerSample>& series_;
+  std::vector<double> at_start_;
+};
+
+}  // namespace
+
+double series_energy_j(const std::vector<PowerSample>& series, TimePs end_ps) {
+  return EnergyPrefix(series, end_ps).until(end_ps);
+}
+
+double series_peak_w(const std::vector<PowerSample>& series, TimePs end_ps, TimePs window_ps) {
+  if (series.empty() || end_ps <= 0) return 0;
+  const EnergyPrefix energy(series, end_ps);
+  if (end_ps <= window_ps) return energy.until(end_ps) / (static_cast<double>(end_ps) * 1e-12);
+  // The mean over a sliding window of a step function peaks with one window edge on a step.
+  double peak = 0;
+  const double seconds = static_cast<double>(window_ps) * 1e-12;
+  for (const auto& sample : series) {
+    for (const TimePs start : {sample.start_ps, sample.start_ps - window_ps}) {
+      const TimePs from = std::clamp<TimePs>(start, 0, end_ps - window_ps);
+      peak = std::max(peak, (energy.until(from + window_ps) - energy.until(from)) / seconds);
+    }
+  }
+  return peak;
+}
+
+}  // namespace dse

@@ -1,0 +1,124 @@
+// The GPU power model in a run: clocks under a power limit, energy as the integral of power.
+#include <gtest/gtest.h>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/overrides.h"
+#include "sim/gpu/gpu_device.h"
+#include "sim/metrics/power_series.h"
+#include "sim/run/experiment.h"
+#include "sim/run/simulation.h"
+#include "tests/sim/catalog_gpu.h"
+
+namespace dse {
+namespace {
+
+// The quickstart (resnet50, batch 8, fp16) on another GPU or under other settings.
+RunResult quickstart(const std::vector<std::string>& overrides) {
+  ConfigNode root = load_config_file("embedded:configs/experiments/quickstart.yaml");
+  apply_overrides(root, overrides);
+  return run_experiment(read_experiment(root, "embedded:configs/experiments/quickstart.yaml"));
+}
+
+std::string setting(const RunResult& result, const std::string& key) {
+  for (const auto& [k, v] : result.device_settings)
+    if (k == key) return v;
+  return "";
+}
+
+}  // namespace
+
+TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
+  const RunResult result = quickstart({"workload.models[0].batch=64"});
+  ASSERT_FALSE(result.power.empty());
+  double joules = 0;
+  for (std::size_t i = 0; i < result.power.size(); ++i) {
+    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
+    joules += result.power[i].watts * static_cast<double>(end - result.power[i].start_ps) * 1e-12;
+  }
+  EXPECT_NEAR(result.metrics.at("energy_j"), joules, 1e-12 * joules);
+  EXPECT_NEAR(result.metrics.at("power_avg_w"), joules / (result.latency_ms() * 1e-3), 1e-9);
+  EXPECT_NEAR(result.metrics.at("energy_per_inference_j"), joules / 64, 1e-12);
+  EXPECT_GE(result.metrics.at("power_peak_w"), result.metrics.at("power_avg_w") - 1e-9);
+  // Every sample lies between the idle draw and the TDP-limited range the spec allows.
+  for (const auto& sample : result.power) {
+    EXPECT_GE(sample.watts, 83.4 - 1e-9);  // configs/hardware/gpu/h200.yaml idle_w
+    EXPECT_DOUBLE_EQ(sample.sm_clock_mhz, result.metrics.at("sm_clock_mhz"));
+  }
+}
+
+TEST(GpuPower, IdleAtZeroWorkIsTheSpecsIdleDraw) {
+  const GpuSpec h200 = test::catalog_gpu("h200");
+  const GpuPowerModel power(h200,
+                            {KernelCalibration{}.simt_tensor_energy_ratio, KernelCalibration{}.active_sm_power_share});
+  EXPECT_DOUBLE_EQ(power.idle_w(), *h200.idle_w);
+  EXPECT_TRUE(power.idle_measured());
+  const KernelLoad nothing{1e-3, 0, "fp16", true, 0, 0};
+  EXPECT_DOUBLE_EQ(power.kernel_dynamic_w(nothing, h200.boost_clock_mhz), 0);
+  // A spec without a measured idle draw gets the median idle / TDP of those with one.
+  GpuSpec unmeasured = h200;
+  unmeasured.idle_w.reset();
+  EXPECT_DOUBLE_EQ(GpuPowerModel(unmeasured, {6, 0.3}).idle_w(), estimated_idle_w(unmeasured));
+  EXPECT_FALSE(GpuPowerModel(unmeasured, {6, 0.3}).idle_measured());
+}
+
+TEST(GpuPower, ALowerPowerLimitLowersTheClockAndLengthensThePass) {
+  const std::vector<std::string> h100 = {"device.gpu=h100_sxm", "workload.models[0].batch=64"};
+  auto at = [&](const std::string& limit) {
+    auto overrides = h100;
+    overrides.push_back("device.power_limit_w=" + limit);
+    return quickstart(overrides);
+  };
+  const RunResult full = at("700"), capped = at("200");
+  EXPECT_LT(capped.metrics.at("sm_clock_mhz"), full.metrics.at("sm_clock_mhz"));
+  EXPECT_GT(capped.latency_ms(), full.latency_ms());
+  // The power settles at the limit (to the firmware's 0.1 MHz), and the result says why.
+  EXPECT_NEAR(capped.metrics.at("power_avg_w"), 200, 0.5);
+  EXPECT_NE(setting(capped, "clock").find("held by the 200 W power limit"), std::string::npos)
+      << setting(capped, "clock");
+  EXPECT_NE(setting(full, "clock").find("the boost clock"), std::string::npos) << setting(full, "clock");
+  // Below what nvidia-smi accepts (200 W on this GPU) it is a what-if, and the result says so.
+  const RunResult what_if = at("150");
+  EXPECT_LE(what_if.metrics.at("sm_clock_mhz"), capped.metrics.at("sm_clock_mhz"));
+  EXPECT_GE(what_if.latency_ms(), capped.latency_ms());
+  EXPECT_NE(setting(what_if, "clock").find("what-if"), std::string::npos) << setting(what_if, "clock");
+}
+
+TEST(GpuPower, ALockedClockIsKept) {
+  const std::vector<std::string> big = {"device.gpu=h100_sxm", "workload.models[0].batch=64"};
+  auto at = [&](const std::string& clock) {
+    auto overrides = big;
+    overrides.push_back("device.sm_clock_mhz=" + clock);
+    return quickstart(overrides);
+  };
+  const RunResult fast = at("1500"), slow = at("750");
+  EXPECT_DOUBLE_EQ(fast.metrics.at("sm_clock_mhz"), 1500);
+  EXPECT_DOUBLE_EQ(slow.metrics.at("sm_clock_mhz"), 750);
+  // Slower, but by less than the clock: part of the pass waits on DRAM, which the clock does not
+  // slow (a compute-bound kernel doubles: tests/sim/test_kernel_model.cpp).
+  EXPECT_GT(slow.latency_ms(), fast.latency_ms());
+  EXPECT_LT(slow.latency_ms(), 2.0 * fast.latency_ms());
+  EXPECT_LT(slow.metrics.at("power_avg_w"), fast.metrics.at("power_avg_w"));
+  EXPECT_NE(setting(slow, "clock").find("the locked clock"), std::string::npos);
+}
+
+TEST(GpuPower, BadClocksAndLimitsNameTheKey) {
+  EXPECT_THROW(quickstart({"device.power_limit_w=900"}), ConfigError);                   // above the H200's 700 W
+  EXPECT_THROW(quickstart({"device.sm_clock_mhz=5000"}), ConfigError);                   // above boost
+  EXPECT_THROW(quickstart({"device.gpu=t4", "device.sm_clock_mhz=1000"}), ConfigError);  // not in the T4's table
+  try {
+    quickstart({"device.gpu=t4", "device.sm_clock_mhz=1001"});
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a clock of t4's table"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuPower, PeakOverAWindowOfAStepSeries) {
+  // 100 W for 2 ms, then 300 W for 0.5 ms, then 100 W for 2 ms: the 1 ms peak holds the step.
+  const std::vector<PowerSample> series{{0, 100, 0}, {2'000'000'000, 300, 0}, {2'500'000'000, 100, 0}};
+  EXPECT_NEAR(series_energy_j(series, 4'500'000'000), 0.1 * 4e-3 * 1e3 * 0 + 100 * 4e-3 + 300 * 0.5e-3, 1e-12);
+  EXPECT_NEAR(series_peak_w(series, 4'500'000'000, 1'000'000'000), (300 * 0.5 + 100 * 0.5), 1e-9);
+  EXPECT_NEAR(series_peak_w(series, 500'000'000, 1'000'000'000), 100, 1e-9);  // shorter than the window
+}
+
+}  // namespace dse
