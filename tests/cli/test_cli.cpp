@@ -195,6 +195,40 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   double sum = 0;
   for (const auto& row : json["rows"]) sum += std::abs(row["error_pct"].get<double>());
   EXPECT_NEAR(json["mape_pct"].get<double>(), sum / static_cast<double>(json["rows"].size()), 1e-9);
+  // Rows it cannot simulate are listed with their line and why; none is dropped silently.
+  std::size_t lines = 0;
+  {
+    std::ifstream in(ref);
+    for (std::string line; std::getline(in, line);) lines += line.empty() ? 0 : 1;
+  }
+  EXPECT_EQ(json["rows"].size() + json["skipped"].size(), lines - 1);  // less the header
+  bool amd = false, zoo = false, multi_gpu = false, forward = false;
+  for (const auto& skip : json["skipped"]) {
+    const auto reason = skip["reason"].get<std::string>();
+    amd |= reason.find("no GPU spec in the catalog reports the device name 'AMD Instinct") != std::string::npos;
+    zoo |= reason.find("is not in dse's zoo") != std::string::npos;
+    multi_gpu |= reason.find("a training run across GPUs") != std::string::npos;
+    EXPECT_GT(skip["line"].get<int>(), 1);
+  }
+  for (const auto& row : json["rows"]) forward |= row["measured"] == "fw_latency_ms";
+  EXPECT_TRUE(amd && zoo && multi_gpu && forward);
+}
+
+// DVFS as a search knob: the T4's clock table as choices, inferences per watt as the objective.
+TEST(Cli, SearchesTheClockTableForPerfPerWatt) {
+  const fs::path out = fs::temp_directory_path() / ("dse_clock_search_" + std::to_string(::getpid()) + ".h5");
+  const CliResult result = run_dse("run configs/experiments/search_gpu_clock.yaml --json -q -p output=" + out.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["trials"].get<int>(), 87 * 7);  // 1,590 to 300 MHz in 15 MHz steps x batch 1..64
+  const auto& best = json["best"];
+  const double clock = std::stod(best["values"]["device.sm_clock_mhz"].get<std::string>());
+  EXPECT_DOUBLE_EQ(best["metrics"]["sm_clock_mhz"].get<double>(), clock);  // a locked clock within the limit
+  EXPECT_LT(clock, 1590);  // the most efficient clock is not the fastest
+  EXPECT_LE(best["metrics"]["latency_ms"].get<double>(), 20);
+  for (const char* suffix : {"", ".journal.jsonl", ".best.yaml"}) fs::remove(out.string() + suffix);
+  fs::remove(fs::path(out).replace_extension(".journal.jsonl"));
+  fs::remove(fs::path(out).replace_extension(".best.yaml"));
 }
 
 TEST(Cli, ScaleSimPrintsScaleSimsCycles) {

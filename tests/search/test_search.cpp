@@ -82,6 +82,26 @@ TEST(SearchSpace, LevelsAndSamples) {
   EXPECT_THROW(read_search_space(load_config_text("a: {int: [1, 2], choice: [x]}\n", "s.yaml")), ConfigError);
 }
 
+TEST(SearchSpace, SupportedChoicesComeFromTheDevice) {
+  const ConfigNode text = load_config_text("device.sm_clock_mhz: {choice: supported}\n", "s.yaml");
+  const auto t4_clocks = [](const std::string& key) -> std::optional<std::vector<std::string>> {
+    if (key != "device.sm_clock_mhz") return std::nullopt;
+    return std::vector<std::string>{"1590", "1575", "300"};
+  };
+  const SearchSpace space = read_search_space(text, t4_clocks);
+  EXPECT_EQ(*space.parameters[0].levels(), 3);
+  EXPECT_EQ(space.parameters[0].level(2), "300");
+  // A key the device lists nothing for, or no device at all: an error at the choice.
+  try {
+    read_search_space(load_config_text("device.gpu: {choice: supported}\n", "s.yaml"), t4_clocks);
+    FAIL();
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("s.yaml:1:22"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("lists none for 'device.gpu'"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(read_search_space(text), ConfigError);
+}
+
 TEST(SearchStrategies, GridOverAContinuousParameterIsAConfigError) {
   try {
     settings("space: {x: {float: [0, 1]}}\nobjective: {maximize: throughput_per_s}\nstrategy: {name: grid}\n");
