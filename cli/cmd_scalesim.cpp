@@ -1,10 +1,12 @@
 // `dse scalesim -c CONFIG.cfg -t TOPOLOGY.csv [-i conv|gemm]`: SCALE-Sim's own inputs, dse's
 // systolic-array model (sim/accel/systolic_array.h), SCALE-Sim's per-layer numbers.
+
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "cli/command.h"
+#include "models/base/checked_count.h"
 #include "models/base/errors.h"
 #include "models/import/scalesim_topology.h"
 #include "sim/accel/scalesim_config.h"
@@ -26,8 +28,8 @@ struct ScaleSimOptions {
 std::int64_t stall_cycles(const GemmView& g, const SystolicRun& run, const ScaleSimConfig& config) {
   if (!config.user_bandwidth) return 0;
   const double words_per_kib = 1024;  // SCALE-Sim counts one-byte words
-  const double ifmap = static_cast<double>(g.m * g.k), filter = static_cast<double>(g.k * g.n),
-               ofmap = static_cast<double>(g.m * g.n);
+  const auto product = [](std::int64_t a, std::int64_t b) { return static_cast<double>(a) * static_cast<double>(b); };
+  const double ifmap = product(g.m, g.k), filter = product(g.k, g.n), ofmap = product(g.m, g.n);
   const auto folds_over = [&](std::int64_t extent, std::int64_t size) {
     return static_cast<double>((extent + size - 1) / size);
   };
@@ -36,6 +38,7 @@ std::int64_t stall_cycles(const GemmView& g, const SystolicRun& run, const Scale
       filter <= config.filter_sram_kib * words_per_kib ? 1 : folds_over(g.m, config.array.rows);
   const double words = static_cast<double>(g.batch) * (ifmap * ifmap_passes + filter * filter_passes + ofmap);
   const double transfer = std::ceil(words / config.bandwidth_words_per_cycle);
+  if (!(transfer < 9.2e18)) throw CountOverflow("the interface cycles of a layer");
   return std::max<std::int64_t>(0, static_cast<std::int64_t>(transfer) - run.cycles);
 }
 
@@ -61,18 +64,19 @@ int scalesim(const ScaleSimOptions& options) {
     const GemmView& gemm = op.gemms.at(0);
     const SystolicRun run = run_gemm(gemm, config.array);
     const std::int64_t stalls = stall_cycles(gemm, run, config);
-    total += run.cycles + stalls;
-    total_stalls += stalls;
+    const std::int64_t cycles = checked_add(run.cycles, stalls, "a layer's cycles");
+    total = checked_add(total, cycles, "the total cycles");
+    total_stalls = checked_add(total_stalls, stalls, "the total stall cycles");
     const double utilization =
         100.0 * run.utilization * static_cast<double>(run.cycles) / static_cast<double>(run.cycles + stalls);
     layers.push_back({{"name", op.name},
-                      {"cycles", run.cycles + stalls},
+                      {"cycles", cycles},
                       {"stall_cycles", stalls},
                       {"utilization_pct", utilization},
                       {"mapping_efficiency_pct", 100.0 * run.mapping_efficiency}});
     if (!options.mode.quiet)
-      fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9.3f} {:>9.3f}\n", id, op.name,
-                 run.cycles + stalls, stalls, utilization, 100.0 * run.mapping_efficiency);
+      fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9.3f} {:>9.3f}\n", id, op.name, cycles, stalls,
+                 utilization, 100.0 * run.mapping_efficiency);
     ++id;
   }
   if (!options.mode.quiet) fmt::print(options.mode.human(), "total_cycles {} (stall {})\n", total, total_stalls);

@@ -27,7 +27,8 @@ E2eValidation predict_e2e_labels(const std::string& file) {
   E2eValidation out;
   for (const auto& row : table.rows()) {
     const auto skip = [&](const std::string& reason) {
-      out.skipped.push_back({row.line, table.text(row, device_col), table.text(row, config_col), reason});
+      out.skipped.push_back(
+          {static_cast<std::size_t>(row.line), table.text(row, device_col), table.text(row, config_col), reason});
     };
     std::string device = table.text(row, device_col);
     std::replace(device.begin(), device.end(), '_', ' ');

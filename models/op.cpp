@@ -1,5 +1,7 @@
 #include "models/op.h"
 
+#include "models/base/checked_count.h"
+
 namespace dse {
 namespace {
 
@@ -115,13 +117,18 @@ double OpCost::arithmetic_intensity() const {
   return bytes == 0 ? 0.0 : static_cast<double>(flops) / static_cast<double>(bytes);
 }
 
+std::int64_t GemmView::macs() const {
+  const char* what = "the MACs of a GEMM";
+  return checked_mul(checked_mul(checked_mul(batch, m, what), n, what), k, what);
+}
+
 OpCost& OpCost::operator+=(const OpCost& other) {
-  macs += other.macs;
-  flops += other.flops;
-  bytes_read += other.bytes_read;
-  bytes_written += other.bytes_written;
-  params += other.params;
-  param_bytes += other.param_bytes;
+  macs = checked_add(macs, other.macs, "a sum of MACs");
+  flops = checked_add(flops, other.flops, "a sum of FLOPs");
+  bytes_read = checked_add(bytes_read, other.bytes_read, "a sum of bytes read");
+  bytes_written = checked_add(bytes_written, other.bytes_written, "a sum of bytes written");
+  params = checked_add(params, other.params, "a sum of parameters");
+  param_bytes = checked_add(param_bytes, other.param_bytes, "a sum of parameter bytes");
   return *this;
 }
 

@@ -137,7 +137,7 @@ struct Window {
 // per group x window, batch = groups); attention has two (Q K^T and P V).
 struct GemmView {
   std::int64_t batch = 1, m = 0, n = 0, k = 0;
-  std::int64_t macs() const { return batch * m * n * k; }
+  std::int64_t macs() const;  // CountOverflow past 64 bits
   bool operator==(const GemmView&) const = default;
 };
 

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "models/base/checked_count.h"
+
 namespace dse {
 namespace {
 struct DTypeInfo {
@@ -65,8 +67,20 @@ Layout default_layout(std::size_t rank) { return rank == 4 ? Layout::nchw : Layo
 
 std::int64_t element_count(const Shape& shape) {
   std::int64_t count = 1;
-  for (const auto dim : shape) count *= dim;
+  for (const auto dim : shape) {
+    std::int64_t next = 0;
+    if (__builtin_mul_overflow(count, dim, &next))
+      throw CountOverflow("the elements of a tensor of shape " + shape_string(shape));
+    count = next;
+  }
   return count;
+}
+
+std::int64_t Tensor::bytes() const {
+  std::int64_t out = 0;
+  if (__builtin_mul_overflow(elements(), std::int64_t{dtype_bytes(dtype)}, &out))
+    throw CountOverflow("the bytes of tensor '" + name + "' (" + shape_string(shape) + ")");
+  return out;
 }
 
 std::string shape_string(const Shape& shape) {

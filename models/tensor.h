@@ -44,8 +44,9 @@ struct Tensor {
   bool parameter = false;  // a learnt constant: its elements count as parameters (a literal's do not)
   Layout layout = Layout::plain;
 
+  // Both throw CountOverflow (models/base/checked_count.h) past 64 bits.
   std::int64_t elements() const { return element_count(shape); }
-  std::int64_t bytes() const { return elements() * dtype_bytes(dtype); }
+  std::int64_t bytes() const;
 };
 
 }  // namespace dse

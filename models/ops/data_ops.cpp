@@ -1,8 +1,10 @@
 // Data-movement operators and views.
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "models/ops/op_common.h"
 #include "models/ops/op_library.h"
 
@@ -39,7 +41,8 @@ TensorId slice(Graph& graph, std::string name, TensorId input, std::int64_t axis
   out[a] = last > first ? (last - first + step - 1) / step : 0;
   const DType dtype = graph.tensor(input).dtype;
   Op op = start(graph, std::move(name), OpKind::slice, {input});
-  op.cost.bytes_read = element_count(out) * dtype_bytes(dtype);  // reads only what it keeps
+  op.cost.bytes_read =
+      checked_mul(element_count(out), dtype_bytes(dtype), "the bytes an op reads");  // reads only what it keeps
   op.attributes["axis"] = static_cast<std::int64_t>(a);
   op.attributes["range"] = std::vector<std::int64_t>{first, last, step};
   return finish(graph, std::move(op), out, dtype);
@@ -80,7 +83,7 @@ TensorId gather(Graph& graph, std::string name, TensorId data, TensorId indices,
   Op op = start(graph, std::move(name), OpKind::gather, {data, indices});
   // Reads the indices and only the rows it picks, not the whole table.
   const std::int64_t picked = element_count(out) * dtype_bytes(table.dtype);
-  op.cost.bytes_read = graph.tensor(indices).bytes() + picked;
+  op.cost.bytes_read = checked_add(graph.tensor(indices).bytes(), picked, "the bytes an op reads");
   if (table.constant) op.cost.param_bytes = picked;  // params (the whole table) were counted by start()
   op.attributes["axis"] = static_cast<std::int64_t>(a);
   return finish(graph, std::move(op), out, table.dtype);
@@ -108,7 +111,9 @@ TensorId resize(Graph& graph, std::string name, TensorId input, std::int64_t out
   Op op = start(graph, std::move(name), OpKind::resize, {input});
   op.attributes["mode"] = mode;
   op.attributes["size"] = std::vector<std::int64_t>{out_h, out_w};
-  if (mode == "linear") op.cost.flops = 7 * x[0] * x[1] * out_h * out_w;  // 4 taps: 3 lerps (2 flops) + index math
+  if (mode == "linear")
+    op.cost.flops = checked_product("the FLOPs of a resize", 7, x[0], x[1], out_h,
+                                    out_w);  // 4 taps: 3 lerps (2 flops) + index math
   return finish(graph, std::move(op), {x[0], x[1], out_h, out_w}, graph.tensor(input).dtype);
 }
 

@@ -1,6 +1,8 @@
 // Matrix-unit operators: convolution, transposed convolution, linear, matmul, fused attention.
+
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "models/ops/op_common.h"
 #include "models/ops/op_library.h"
 
@@ -20,8 +22,8 @@ void record_window(Op& op, const Window& w, std::int64_t groups) {
 // Adds a matrix op's GEMMs: macs and 2 flops per MAC.
 void add_gemm(Op& op, GemmView gemm) {
   op.gemms.push_back(gemm);
-  op.cost.macs += gemm.macs();
-  op.cost.flops += 2 * gemm.macs();
+  checked_accumulate(op.cost.macs, gemm.macs(), "the MACs of an op");
+  checked_accumulate(op.cost.flops, checked_mul(2, gemm.macs(), "the FLOPs of an op"), "the FLOPs of an op");
 }
 
 }  // namespace
@@ -50,7 +52,9 @@ TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out
   const std::int64_t weights = out_channels * (c / groups) * window.kernel_h * window.kernel_w;
   add_weights(op, weights + (bias ? out_channels : 0), weights + (bias ? out_channels : 0), dtype);
   add_gemm(op, {groups, n * ho * wo, out_channels / groups, (c / groups) * window.kernel_h * window.kernel_w});
-  if (bias) op.cost.flops += n * out_channels * ho * wo;
+  if (bias)
+    checked_accumulate(op.cost.flops, checked_product("the FLOPs of a bias", n, out_channels, ho, wo),
+                       "the FLOPs of an op");
   return finish(graph, std::move(op), {n, out_channels, ho, wo}, dtype);
 }
 
@@ -78,7 +82,9 @@ TensorId conv_transpose2d(Graph& graph, std::string name, TensorId input, std::i
   add_weights(op, weights + (bias ? out_channels : 0), weights + (bias ? out_channels : 0), dtype);
   // Each input pixel scatters a kh x kw x (out/groups) patch: the GEMM of the input side.
   add_gemm(op, {groups, n * x[2] * x[3], (out_channels / groups) * window.kernel_h * window.kernel_w, c / groups});
-  if (bias) op.cost.flops += n * out_channels * ho * wo;
+  if (bias)
+    checked_accumulate(op.cost.flops, checked_product("the FLOPs of a bias", n, out_channels, ho, wo),
+                       "the FLOPs of an op");
   return finish(graph, std::move(op), {n, out_channels, ho, wo}, dtype);
 }
 
@@ -95,7 +101,7 @@ TensorId linear(Graph& graph, std::string name, TensorId input, std::int64_t out
   const std::int64_t params = k * out_features + (bias ? out_features : 0);
   add_weights(op, params, params, dtype);
   add_gemm(op, {1, element_count(x) / k, out_features, k});
-  if (bias) op.cost.flops += element_count(out);
+  if (bias) checked_accumulate(op.cost.flops, element_count(out), "the FLOPs of an op");
   return finish(graph, std::move(op), out, dtype);
 }
 
@@ -137,11 +143,15 @@ TensorId attention(Graph& graph, std::string name, TensorId q, TensorId k, Tenso
   std::vector<TensorId> inputs{q, k, v};
   if (mask) inputs.push_back(*mask);
   Op op = start(graph, std::move(name), OpKind::attention, inputs);
-  if (mask) op.cost.flops += heads * lq * lk;
+  if (mask)
+    checked_accumulate(op.cost.flops, checked_product("the FLOPs of a mask", heads, lq, lk), "the FLOPs of an op");
   add_gemm(op, {heads, lq, lk, d});   // S = Q K^T
   add_gemm(op, {heads, lq, dv, lk});  // O = P V
   // Scaling and softmax on the scores, never written to memory.
-  op.cost.flops += (1 + op_flops_per_element(OpKind::softmax)) * heads * lq * lk;
+  checked_accumulate(
+      op.cost.flops,
+      checked_product("the FLOPs of a softmax", 1 + op_flops_per_element(OpKind::softmax), heads, lq, lk),
+      "the FLOPs of an op");
   return finish(graph, std::move(op), out, dtype);
 }
 
@@ -149,11 +159,11 @@ TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inpu
                const FusedWork& work) {
   Op op = start(graph, std::move(name), OpKind::fused, inputs);
   op.dtype = dtype;
-  op.cost.macs += work.macs;
-  op.cost.flops += work.flops;
-  op.cost.params += work.params;
-  op.cost.param_bytes += work.param_bytes;
-  op.cost.bytes_read += work.param_bytes;
+  checked_accumulate(op.cost.macs, work.macs, "the MACs of an op");
+  checked_accumulate(op.cost.flops, work.flops, "the FLOPs of an op");
+  checked_accumulate(op.cost.params, work.params, "the parameters of an op");
+  checked_accumulate(op.cost.param_bytes, work.param_bytes, "the parameter bytes of an op");
+  checked_accumulate(op.cost.bytes_read, work.param_bytes, "the bytes an op reads");
   op.gemms = work.gemms;
   std::vector<std::int64_t> gemms;
   for (const auto& g : work.gemms) gemms.insert(gemms.end(), {g.batch, g.m, g.n, g.k});

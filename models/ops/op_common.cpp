@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "models/ops/op_library.h"
 
 namespace dse::ops {
@@ -55,18 +56,19 @@ Op start(const Graph& graph, std::string name, OpKind kind, std::vector<TensorId
   op.dtype = graph.tensor(inputs.at(0)).dtype;
   for (const auto input : inputs) {
     const Tensor& tensor = graph.tensor(input);
-    op.cost.bytes_read += tensor.bytes();
-    if (tensor.constant) op.cost.param_bytes += tensor.bytes();
-    if (tensor.parameter) op.cost.params += tensor.elements();
+    checked_accumulate(op.cost.bytes_read, tensor.bytes(), "the bytes an op reads");
+    if (tensor.constant) checked_accumulate(op.cost.param_bytes, tensor.bytes(), "the parameter bytes of an op");
+    if (tensor.parameter) checked_accumulate(op.cost.params, tensor.elements(), "the parameters of an op");
   }
   op.inputs = std::move(inputs);
   return op;
 }
 
 void add_weights(Op& op, std::int64_t elements, std::int64_t trainable, DType dtype) {
-  op.cost.params += trainable;
-  op.cost.param_bytes += elements * dtype_bytes(dtype);
-  op.cost.bytes_read += elements * dtype_bytes(dtype);
+  const std::int64_t bytes = checked_mul(elements, dtype_bytes(dtype), "the bytes of an op's weights");
+  checked_accumulate(op.cost.params, trainable, "the parameters of an op");
+  checked_accumulate(op.cost.param_bytes, bytes, "the parameter bytes of an op");
+  checked_accumulate(op.cost.bytes_read, bytes, "the bytes an op reads");
 }
 
 TensorId finish(Graph& graph, Op op, Shape shape, DType dtype) {
@@ -74,8 +76,10 @@ TensorId finish(Graph& graph, Op op, Shape shape, DType dtype) {
   const Tensor& first = graph.tensor(op.inputs.at(0));
   const Layout layout = first.shape.size() == shape.size() ? first.layout : default_layout(shape.size());
   Tensor output{op.name + ":out", std::move(shape), dtype, false, false, layout};
-  op.cost.bytes_written += output.bytes();
-  op.cost.flops += op_flops_per_element(op.kind) * output.elements();
+  op.cost.bytes_written = checked_add(op.cost.bytes_written, output.bytes(), "the bytes an op writes");
+  op.cost.flops =
+      checked_add(op.cost.flops, checked_mul(op_flops_per_element(op.kind), output.elements(), "the FLOPs of an op"),
+                  "the FLOPs of an op");
   return graph.add_op(std::move(op), std::move(output));
 }
 

@@ -1,7 +1,9 @@
 // Vector-unit operators: normalisation, softmax, elementwise arithmetic, pooling, reductions.
+
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "models/ops/op_common.h"
 #include "models/ops/op_library.h"
 
@@ -83,7 +85,7 @@ TensorId elementwise(Graph& graph, std::string name, const std::string& function
   op.attributes["function"] = function;
   op.attributes["flops_per_element"] = flops_per_element;
   if (output_dtype) op.attributes["to"] = std::string(dtype_name(*output_dtype));
-  op.cost.flops = flops_per_element * element_count(shape);
+  op.cost.flops = checked_mul(flops_per_element, element_count(shape), "the FLOPs of an op");
   return finish(graph, std::move(op), shape, dtype);
 }
 
@@ -112,7 +114,7 @@ TensorId pool(Graph& graph, std::string name, OpKind kind, TensorId input, const
   op.attributes["stride"] = std::vector<std::int64_t>{window.stride_h, window.stride_w};
   op.attributes["pad"] = std::vector<std::int64_t>{window.pad_h, window.pad_w};
   // One comparison (max) or addition (avg) per window element.
-  op.cost.flops = x[0] * x[1] * ho * wo * window.kernel_h * window.kernel_w;
+  op.cost.flops = checked_product("the FLOPs of a pooling", x[0], x[1], ho, wo, window.kernel_h, window.kernel_w);
   return finish(graph, std::move(op), {x[0], x[1], ho, wo}, graph.tensor(input).dtype);
 }
 

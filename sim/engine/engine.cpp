@@ -1,9 +1,23 @@
 #include "sim/engine/engine.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "models/base/checked_count.h"
+
 namespace dse {
+
+TimePs checked_ps(double picoseconds, const char* what) {
+  const double whole = std::ceil(picoseconds);
+  // 2^63 is exactly representable; anything at or above it (or NaN) does not fit.
+  if (!(whole < 9223372036854775808.0)) throw CountOverflow(std::string(what) + " in picoseconds");
+  return static_cast<TimePs>(whole);
+}
+
+void Engine::schedule_after(TimePs delay, Action action) {
+  schedule_at(checked_add(now_, delay, "the simulated time in picoseconds"), std::move(action));
+}
 
 void Engine::schedule_at(TimePs time, Action action) {
   if (time < now_) {

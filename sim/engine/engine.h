@@ -20,6 +20,10 @@ using TimePs = std::int64_t;
 
 inline constexpr double ps_to_ms(TimePs t) { return static_cast<double>(t) * 1e-9; }
 inline constexpr double ps_to_us(TimePs t) { return static_cast<double>(t) * 1e-6; }
+// Whole picoseconds (rounded up) of a duration in picoseconds as a double; CountOverflow
+// (models/base/checked_count.h) naming `what` past INT64_MAX ps (106 days) or for NaN, which a cast
+// would turn into a negative time.
+TimePs checked_ps(double picoseconds, const char* what);
 
 // Thrown by Engine::run when its wall-clock deadline passes (a search trial's time limit).
 class SimulationTimeout : public std::runtime_error {
@@ -35,7 +39,8 @@ class Engine {
 
   TimePs now() const { return now_; }
   void schedule_at(TimePs time, Action action);
-  void schedule_after(TimePs delay, Action action) { schedule_at(now_ + delay, std::move(action)); }
+  // CountOverflow when now + delay passes INT64_MAX ps.
+  void schedule_after(TimePs delay, Action action);
   // Runs events until none are left; returns how many ran. With a deadline, throws
   // SimulationTimeout once the wall clock passes it (checked every 64 events).
   std::uint64_t run();

@@ -54,9 +54,8 @@ class KernelTimingModel final : public GpuTimingModel {
       const KernelTime t = timer_.time_at(kernel, clock_mhz);
       const double slots = static_cast<double>(t.blocks_per_sm) * spec.sm_count;
       const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
-      out.push_back({kernel.name, std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(t.seconds * 1e12))),
-                     share, kernel.dram_bytes, t.bound,
-                     timer_.power().kernel_dynamic_w(timer_.load(kernel, t), clock_mhz)});
+      out.push_back({kernel.name, std::max<std::int64_t>(1, checked_ps(t.seconds * 1e12, "a kernel's duration")), share,
+                     kernel.dram_bytes, t.bound, timer_.power().kernel_dynamic_w(timer_.load(kernel, t), clock_mhz)});
     }
     return out;
   }

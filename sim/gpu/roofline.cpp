@@ -39,7 +39,7 @@ class Roofline final : public GpuTimingModel {
     const double compute_s = static_cast<double>(op.cost.flops) / (peak_tflops * 1e12);
     const double memory_s = static_cast<double>(bytes) / (spec_.dram_bandwidth_gbps * 1e9);
     const double seconds = std::max(compute_s, memory_s);
-    const auto picoseconds = static_cast<std::int64_t>(std::ceil(seconds * 1e12));
+    const TimePs picoseconds = checked_ps(seconds * 1e12, "an op's duration");
     KernelLoad load;
     load.seconds = seconds;
     load.flops = static_cast<double>(op.cost.flops);

@@ -1,11 +1,11 @@
 #include "sim/run/model_source.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "models/base/checked_count.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "models/import/onnx_import.h"
@@ -84,6 +84,7 @@ ModelRequest read_file_model(const ConfigNode& node, const std::string& config_f
   model.name = node.param<std::string>("name").with_default(fs::path(model.model_file).stem().string());
   try {
     model.graph = std::make_shared<const Graph>(load_model_file(model.model_file, options));
+    (void)model.graph->total_cost();  // the whole model's counts must fit too (CountOverflow)
   } catch (const ConfigError&) {
     throw;  // a YAML graph's own error already points into that file
   } catch (const UserError& error) {
@@ -114,10 +115,15 @@ ModelRequest read_zoo_model(const ConfigNode& node, RunCache& cache) {
                                       p.seq_len, p.decode, p.past_len);
   try {
     model.graph = cache.get<Graph>("zoo graph", 256, key, [&model] {
-      return std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));
+      auto graph = std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));
+      (void)graph->total_cost();  // the whole model's counts must fit too (CountOverflow)
+      return graph;
     });
   } catch (const std::invalid_argument& error) {
     node.fail(std::string("expected parameters the model can be built with, found: ") + error.what());
+  } catch (const CountOverflow& error) {
+    node.fail(std::string("expected a model dse can count (MACs, bytes and elements in 64 bits), found: ") +
+              error.what());
   }
   return model;
 }

@@ -44,7 +44,7 @@ void AccelExecutor::reschedule() {
   double soonest = INFINITY;
   for (const auto& r : running_) soonest = std::min(soonest, std::max(0.0, r.remaining) / rate_);
   const std::uint64_t generation = ++generation_;
-  engine_.schedule_after(static_cast<TimePs>(std::ceil(soonest * 1e12)), [this, generation] {
+  engine_.schedule_after(checked_ps(soonest * 1e12, "an op's remaining time"), [this, generation] {
     if (generation != generation_) return;  // superseded by a later change
     advance();
     std::vector<std::size_t> finished_queues;

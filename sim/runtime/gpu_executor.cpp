@@ -55,9 +55,8 @@ void GpuExecutor::schedule_next_completion() {
     soonest = std::min(soonest, r.remaining * static_cast<double>(r.kernel.duration_ps) / r.speed);
   }
   if (!std::isfinite(soonest)) return;
-  const auto at = engine_.now() + static_cast<TimePs>(std::ceil(soonest));
   const std::uint64_t epoch = epoch_;
-  engine_.schedule_at(at, [this, epoch] { complete(epoch); });
+  engine_.schedule_after(checked_ps(soonest, "a kernel's remaining time"), [this, epoch] { complete(epoch); });
 }
 
 void GpuExecutor::complete(std::uint64_t epoch) {

@@ -231,6 +231,24 @@ TEST(Cli, SearchesTheClockTableForPerfPerWatt) {
   fs::remove(fs::path(out).replace_extension(".best.yaml"));
 }
 
+// Inputs within every documented range whose counts pass 64 bits: exit 2 naming what, never a
+// negative MAC count, byte count, cycle count or time with exit 0.
+TEST(Cli, CountsTooLargeFor64BitsAreRefused) {
+  const CliResult vit = run_dse(
+      "run configs/experiments/quickstart.yaml -q -p output= -p 'workload.models=[{name: vit_b16, batch: 65536, "
+      "resolution: 8192, dtype: fp16}]'");
+  EXPECT_EQ(vit.exit_code, 2) << vit.err;
+  EXPECT_NE(vit.err.find("workload.models[0]: expected a model dse can count"), std::string::npos) << vit.err;
+  EXPECT_NE(vit.err.find("exceeds what a 64-bit count holds"), std::string::npos) << vit.err;
+  const fs::path topology = fs::temp_directory_path() / ("dse_huge_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(topology) << "Layer,M,N,K,\nhuge,1000000,1000000,1000000000,\n";
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/";
+  const CliResult scalesim = run_dse("scalesim -c " + ref + "google.cfg -t " + topology.string() + " -i gemm -q");
+  EXPECT_EQ(scalesim.exit_code, 2) << scalesim.err << scalesim.out;
+  EXPECT_NE(scalesim.err.find("exceeds what a 64-bit count holds"), std::string::npos) << scalesim.err;
+  fs::remove(topology);
+}
+
 TEST(Cli, ScaleSimPrintsScaleSimsCycles) {
   const std::string ref = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/";
   const CliResult result = run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "alexnet.csv --json -q");
