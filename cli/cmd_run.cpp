@@ -30,6 +30,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string trace_file;
   bool resume = false;
+  bool force = false;
   int threads = 0;
   OutputMode mode;
 };
@@ -59,6 +60,8 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   SearchRunOptions run_options;
   run_options.journal_path = output.empty() ? "" : sibling(output, ".journal.jsonl");
   run_options.resume = options.resume;
+  run_options.force = options.force;
+  if (options.resume && options.force) throw UserError("--resume and --force: expected one of them, found both");
   run_options.threads = options.threads;
   const bool lead = RankGroup::world().rank() == 0;  // under mpirun, rank 0 alone writes and prints
   ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
@@ -87,6 +90,9 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
 
   if (!options.mode.quiet) {
     std::FILE* out = options.mode.human();
+    if (outcome.journal_cut_line)
+      fmt::print(out, "{}:{}: the journal's last line was cut short (a kill); dropped, its trial ran again\n",
+                 run_options.journal_path, *outcome.journal_cut_line);
     std::vector<const TrialResult*> ranked;
     for (const auto& r : outcome.trials)
       if (r.objective) ranked.push_back(&r);
@@ -167,6 +173,8 @@ Subcommand add_run_command(CLI::App& app) {
       ->type_name("FILE");
   command->add_flag("--resume", options->resume,
                     "Continue an interrupted search from its journal (OUTPUT.journal.jsonl)");
+  command->add_flag("--force", options->force,
+                    "Start a search over, discarding the trials of an earlier run's journal");
   command->add_option("--threads", options->threads, "TBB worker threads for searches (default: all cores)")
       ->check(CLI::Range(1, 4096));
   add_output_flags(*command, options->mode, true);

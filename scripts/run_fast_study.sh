@@ -40,7 +40,7 @@ def design(v):
 rows, ratios, fusion_gains, budget = [], [], [], None
 start = time.time()
 for name, model in single:
-    d = run(["run", f"configs/experiments/fast_{name}.yaml"])
+    d = run(["run", f"configs/experiments/fast_{name}.yaml", "--force"])  # a fresh search each time
     budget = d["trials"]
     b = d["best"]
     m = b["metrics"]
@@ -51,7 +51,7 @@ for name, model in single:
     rows.append(f"| {name} | **{m['perf_per_tdp_vs_tpu_v3']:.2f}x** | {m['inferences_per_s_vs_tpu_v3']:.2f}x | "
                 f"{m['area_mm2']:.0f} | {m['tdp_w']:.0f} | {fusion:.2f}x | {design(b['values'])} |")
 
-shared = run(["run", "configs/experiments/fast_all.yaml"])
+shared = run(["run", "configs/experiments/fast_all.yaml", "--force"])
 sb = shared["best"]
 shared_rows = []
 shared_ratios = []

@@ -1,5 +1,7 @@
 #include "search/search_run.h"
 
+#include "search/journal.h"
+
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
@@ -186,61 +188,6 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
   return result;
 }
 
-nlohmann::json result_json(const TrialResult& r, double wall_s) {
-  nlohmann::json metrics = nlohmann::json::object();
-  for (const auto& [name, value] : r.metrics) metrics[name] = value;
-  return {{"id", r.trial.id},
-          {"values", r.trial.values},
-          {"status", trial_status_name(r.status)},
-          {"metrics", metrics},
-          {"message", r.message},
-          {"wall_s", wall_s},
-          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)},
-          {"scores", r.scores}};
-}
-
-TrialStatus status_from(const std::string& name) {
-  for (const auto status : {TrialStatus::ok, TrialStatus::infeasible, TrialStatus::failed, TrialStatus::timeout})
-    if (trial_status_name(status) == name) return status;
-  return TrialStatus::failed;
-}
-
-TrialResult result_from_json(const nlohmann::json& json) {
-  TrialResult r;
-  r.trial.id = json.at("id").get<std::int64_t>();
-  r.trial.values = json.at("values").get<std::vector<std::string>>();
-  r.status = status_from(json.at("status").get<std::string>());
-  for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
-  r.message = json.at("message").get<std::string>();
-  if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
-  r.scores = json.value("scores", std::vector<double>{});
-  return r;
-}
-
-// Trials already in the journal, by id; UserError if it belongs to another search.
-std::map<std::int64_t, TrialResult> read_journal(const std::string& path, const std::string& description) {
-  std::map<std::int64_t, TrialResult> done;
-  std::ifstream in(path);
-  if (!in) return done;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const auto json = nlohmann::json::parse(line, nullptr, false);
-    if (json.is_discarded()) continue;  // a line cut short by a kill
-    if (number == 1) {
-      if (json.value("search", std::string()) != description)
-        throw UserError(path +
-                        ":1: expected the journal of this search, found one of a different search (delete it or "
-                        "drop --resume)");
-      continue;
-    }
-    TrialResult r = result_from_json(json);
-    done[r.trial.id] = r;
-  }
-  return done;
-}
-
 }  // namespace
 
 SearchOutcome run_search(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
@@ -249,19 +196,21 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   std::optional<tbb::global_control> threads;
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
 
-  std::map<std::int64_t, TrialResult> journaled;
-  if (options.resume && !options.journal_path.empty())
-    journaled = read_journal(options.journal_path, settings.description);
   const RankGroup& ranks = RankGroup::world();
-  std::FILE* journal = nullptr;
-  if (!options.journal_path.empty() && ranks.rank() == 0) {
-    const bool append = options.resume && !journaled.empty();
-    journal = std::fopen(options.journal_path.c_str(), append ? "a" : "w");
-    if (!journal) throw UserError(options.journal_path + ": cannot write the search journal");
-    if (!append) {
-      const std::string header = nlohmann::json{{"search", settings.description}}.dump() + "\n";
-      std::fputs(header.c_str(), journal);
-      std::fflush(journal);
+  // Rank 0 holds (and locks) the journal; under MPI the others read what it resumes from.
+  std::optional<SearchJournal> journal;
+  std::map<std::int64_t, TrialResult> journaled;
+  std::optional<int> cut_line;
+  if (!options.journal_path.empty()) {
+    const JournalStart start = options.resume  ? JournalStart::resume
+                               : options.force ? JournalStart::force
+                                               : JournalStart::fresh;
+    if (ranks.rank() == 0) {
+      journal.emplace(options.journal_path, settings.description, start);
+      journaled = journal->trials();
+      cut_line = journal->cut_line();
+    } else if (options.resume) {
+      journaled = read_journal_trials(options.journal_path, settings.description);
     }
   }
   std::mutex journal_mutex;
@@ -272,6 +221,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
                       .find(settings.strategy)
                       ->factory(settings.space, settings.options, settings.strategy_params);
   SearchOutcome outcome;
+  outcome.journal_cut_line = cut_line;
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);
   };
@@ -295,10 +245,8 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     }
     const auto journal_line = [&](const TrialResult& result, double wall) {
       if (!journal) return;
-      const std::string line = result_json(result, wall).dump() + "\n";
       const std::lock_guard lock(journal_mutex);
-      std::fputs(line.c_str(), journal);
-      std::fflush(journal);
+      journal->append(result, wall);
     };
     // With several ranks, trial i of the batch is simulated on rank i mod N and the results are
     // exchanged after the batch (journaled then); alone, each is journaled as it finishes.
@@ -332,12 +280,12 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     if (shared) {
       nlohmann::json mine = nlohmann::json::array();
       for (std::size_t i = 0; i < batch.size(); ++i)
-        if (simulated_here[i]) mine.push_back({{"index", i}, {"result", result_json(results[i], wall[i])}});
+        if (simulated_here[i]) mine.push_back({{"index", i}, {"result", trial_result_json(results[i], wall[i])}});
       std::vector<char> simulated(batch.size(), 0);
       for (const auto& text : ranks.allgather(mine.dump()))
         for (const auto& entry : nlohmann::json::parse(text)) {
           const auto i = entry.at("index").get<std::size_t>();
-          results[i] = result_from_json(entry.at("result"));
+          results[i] = trial_result_from_json(entry.at("result"));
           wall[i] = entry.at("result").at("wall_s").get<double>();
           simulated[i] = 1;
         }
@@ -363,7 +311,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     if (options.progress)
       options.progress(static_cast<std::int64_t>(outcome.trials.size()), settings.options.trials, outcome.best);
   }
-  if (journal) std::fclose(journal);
+  journal.reset();  // closes the journal and releases the output's lock
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return outcome;
 }

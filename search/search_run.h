@@ -76,19 +76,21 @@ void check_search_space_keys(const ConfigNode& base, const std::string& config_f
 void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics);
 
 struct SearchRunOptions {
-  std::string journal_path;  // "" = no journal
-  bool resume = false;
-  int threads = 0;  // 0 = TBB's default (all cores)
+  std::string journal_path;  // "" = no journal (search/journal.h: it also locks the output)
+  bool resume = false;       // continue from the journal's trials
+  bool force = false;        // start over, discarding a journal that holds trials
+  int threads = 0;           // 0 = TBB's default (all cores)
   // What the trials share (graphs, timing models, baselines); null: the search makes its own.
   std::shared_ptr<RunCache> cache;
   std::function<void(std::int64_t done, std::int64_t total, const std::optional<TrialResult>& best)> progress;
 };
 
 struct SearchOutcome {
-  std::vector<TrialResult> trials;  // in id order
-  std::optional<TrialResult> best;  // the ok trial with the best objective (lowest id on ties)
-  std::int64_t evaluated = 0;       // trials simulated in this run (the rest came from the journal
-                                    // or repeated an earlier trial's values)
+  std::vector<TrialResult> trials;      // in id order
+  std::optional<TrialResult> best;      // the ok trial with the best objective (lowest id on ties)
+  std::optional<int> journal_cut_line;  // a last journal line cut short by a kill (resume re-ran it)
+  std::int64_t evaluated = 0;           // trials simulated in this run (the rest came from the journal
+                                        // or repeated an earlier trial's values)
   double wall_s = 0;
 };
 

@@ -1,6 +1,9 @@
 #include "sim/output/atomic_file.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +32,26 @@ AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_pat
                     " (results are written to a temporary file and renamed over the target)");
   }
   temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
+  remove_stale_temporaries();
+}
+
+void AtomicFile::remove_stale_temporaries() const {
+  // FINAL.tmp-PID files of processes that no longer run (a kill -9 mid-write) are removed; a live
+  // process's are left alone.
+  const fs::path final_path(final_path_);
+  const std::string prefix = final_path.filename().string() + ".tmp-";
+  const fs::path folder = final_path.has_parent_path() ? final_path.parent_path() : fs::path(".");
+  std::error_code error;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::error_code ignored;
+    fs::remove(it->path(), ignored);
+  }
 }
 
 AtomicFile::~AtomicFile() {

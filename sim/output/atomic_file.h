@@ -8,7 +8,8 @@ namespace dse {
 
 class AtomicFile {
  public:
-  // Creates missing parent folders; UserError "PATH: cannot write: ..." if that fails.
+  // Creates missing parent folders; UserError "PATH: cannot write: ..." if that fails. Removes
+  // PATH.tmp-PID files left by processes that no longer run.
   explicit AtomicFile(std::string final_path);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -21,6 +22,8 @@ class AtomicFile {
   void commit();
 
  private:
+  void remove_stale_temporaries() const;
+
   std::string final_path_;
   std::string temp_path_;
   bool committed_ = false;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <stdexcept>
 
@@ -70,8 +72,11 @@ std::string host_name() {
 
 Hdf5File::Hdf5File(const std::string& path) : target_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr noise
+  errno = 0;
   file_ = H5Fcreate(target_.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0) throw UserError(path + ": cannot write: HDF5 cannot create " + target_.temp_path());
+  if (file_ < 0)  // HDF5's open leaves the system's reason in errno
+    throw UserError(path + ": cannot write: HDF5 cannot create " + target_.temp_path() +
+                    (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
 Hdf5File::~Hdf5File() {

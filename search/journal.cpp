@@ -1,0 +1,149 @@
+#include "search/journal.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "models/base/errors.h"
+
+namespace dse {
+namespace {
+
+TrialStatus status_from(const std::string& name) {
+  for (const auto status : {TrialStatus::ok, TrialStatus::infeasible, TrialStatus::failed, TrialStatus::timeout})
+    if (trial_status_name(status) == name) return status;
+  throw std::invalid_argument("unknown status '" + name + "'");
+}
+
+std::string system_reason() { return std::strerror(errno); }
+
+}  // namespace
+
+nlohmann::json trial_result_json(const TrialResult& r, double wall_s) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const auto& [name, value] : r.metrics) metrics[name] = value;
+  return {{"id", r.trial.id},
+          {"values", r.trial.values},
+          {"status", trial_status_name(r.status)},
+          {"metrics", metrics},
+          {"message", r.message},
+          {"wall_s", wall_s},
+          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)},
+          {"scores", r.scores}};
+}
+
+TrialResult trial_result_from_json(const nlohmann::json& json) {
+  TrialResult r;
+  r.trial.id = json.at("id").get<std::int64_t>();
+  r.trial.values = json.at("values").get<std::vector<std::string>>();
+  r.status = status_from(json.at("status").get<std::string>());
+  for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
+  r.message = json.at("message").get<std::string>();
+  if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
+  r.scores = json.value("scores", std::vector<double>{});
+  return r;
+}
+
+std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path, const std::string& description,
+                                                        std::optional<int>* cut_line, std::int64_t* cut_offset) {
+  std::map<std::int64_t, TrialResult> done;
+  std::ifstream in(path);
+  if (!in) return done;
+  std::string line;
+  int number = 0;
+  std::optional<int> unreadable;  // a line that is not a trial record; only the last may be one
+  std::int64_t unreadable_offset = 0;
+  for (std::int64_t offset = 0; std::getline(in, line); offset += static_cast<std::int64_t>(line.size()) + 1) {
+    ++number;
+    if (unreadable)
+      throw UserError(path + ":" + std::to_string(*unreadable) +
+                      ": expected a trial record (one JSON object per line), found a line that is not one before "
+                      "the journal's end: it was edited or written by two runs at once; delete that line, or "
+                      "start over with --force");
+    const auto json = nlohmann::json::parse(line, nullptr, false);
+    if (number == 1) {
+      if (json.is_discarded() || !json.is_object() || json.value("search", std::string()) != description)
+        throw UserError(path +
+                        ":1: expected the journal of this search, found one of a different search (delete it, "
+                        "or start over with --force)");
+      continue;
+    }
+    try {
+      if (json.is_discarded()) throw std::invalid_argument("not JSON");
+      TrialResult r = trial_result_from_json(json);
+      done[r.trial.id] = std::move(r);
+    } catch (const std::exception&) {
+      unreadable = number;  // a line cut short by a kill is fine as the last one
+      unreadable_offset = offset;
+    }
+  }
+  if (cut_line) *cut_line = unreadable;
+  if (cut_offset) *cut_offset = unreadable ? unreadable_offset : -1;
+  return done;
+}
+
+SearchJournal::SearchJournal(std::string path, const std::string& description, JournalStart start)
+    : path_(std::move(path)) {
+  lock_fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw UserError(path_ + ": cannot open the search journal: " + system_reason());
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const std::string reason = errno == EWOULDBLOCK
+                                   ? "another dse run is writing this output (it holds the journal's lock); "
+                                     "wait for it, or give this run another output"
+                                   : system_reason();
+    ::close(lock_fd_);
+    throw UserError(path_ + ": cannot lock the search journal: " + reason);
+  }
+  const bool has_trials = [&] {
+    std::ifstream in(path_);
+    std::string line;
+    int lines = 0;
+    while (lines < 2 && std::getline(in, line)) ++lines;
+    return lines >= 2;
+  }();
+  if (start == JournalStart::fresh && has_trials) {
+    ::close(lock_fd_);
+    throw UserError(path_ +
+                    ": a journal of an earlier search is here; --resume continues it, --force starts over "
+                    "(and discards its trials)");
+  }
+  std::int64_t cut_offset = -1;
+  if (start == JournalStart::resume) trials_ = read_journal_trials(path_, description, &cut_line_, &cut_offset);
+  // The line a kill cut short is dropped; its trial runs again.
+  if (cut_offset >= 0 && ::ftruncate(lock_fd_, static_cast<off_t>(cut_offset)) != 0) {
+    ::close(lock_fd_);
+    throw UserError(path_ + ": cannot drop the journal's cut-short last line: " + system_reason());
+  }
+  const bool append = start == JournalStart::resume && has_trials;
+  file_ = std::fopen(path_.c_str(), append ? "a" : "w");
+  if (!file_) {
+    ::close(lock_fd_);
+    throw UserError(path_ + ": cannot write the search journal: " + system_reason());
+  }
+  if (!append) write(nlohmann::json{{"search", description}}.dump() + "\n");
+}
+
+SearchJournal::~SearchJournal() {
+  if (file_) std::fclose(file_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+}
+
+void SearchJournal::write(const std::string& text) {
+  errno = 0;
+  if (std::fputs(text.c_str(), file_) < 0 || std::fflush(file_) != 0)
+    throw UserError(
+        path_ + ": cannot append to the search journal: " + (errno ? system_reason() : std::string("write failed")) +
+        "; the trials before this one are kept (--resume once there is room)");
+}
+
+void SearchJournal::append(const TrialResult& result, double wall_s) {
+  write(trial_result_json(result, wall_s).dump() + "\n");
+}
+
+}  // namespace dse

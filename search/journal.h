@@ -1,0 +1,61 @@
+// The search journal (OUTPUT.journal.jsonl): one JSON line per finished trial after a header line
+// naming the search, flushed as each is written, so a killed search resumes from it (--resume).
+//
+// It is also the output's lock: while a search runs it holds an exclusive flock on the journal, so
+// a second run on the same output stops at once instead of interleaving lines. Starting without
+// --resume or --force refuses a journal that holds trials; --resume refuses one of another search
+// and one with a corrupt line before its end (only the last line may be cut short, by a kill); a
+// failed write (a full disk) stops the search with the reason, the trials before it kept.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "search/strategy.h"
+
+namespace dse {
+
+// One trial as a journal line (and as the MPI exchange sends it), and back; the reader throws on a
+// record that is not one.
+nlohmann::json trial_result_json(const TrialResult& result, double wall_s);
+TrialResult trial_result_from_json(const nlohmann::json& json);
+
+enum class JournalStart { fresh, resume, force };
+
+class SearchJournal {
+ public:
+  // Locks `path` (creating it) and opens it as `start` says; UserError naming the file otherwise.
+  SearchJournal(std::string path, const std::string& description, JournalStart start);
+  SearchJournal(const SearchJournal&) = delete;
+  SearchJournal& operator=(const SearchJournal&) = delete;
+  ~SearchJournal();
+
+  // The trials an interrupted run finished (resume), by id.
+  const std::map<std::int64_t, TrialResult>& trials() const { return trials_; }
+  // The line cut short by a kill, if the journal ended in one (dropped; its trial runs again).
+  std::optional<int> cut_line() const { return cut_line_; }
+  // Appends one trial; UserError with the system's reason if it cannot be written in full.
+  void append(const TrialResult& result, double wall_s);
+
+ private:
+  void write(const std::string& text);
+
+  std::string path_;
+  int lock_fd_ = -1;
+  std::FILE* file_ = nullptr;
+  std::map<std::int64_t, TrialResult> trials_;
+  std::optional<int> cut_line_;
+};
+
+// The trials of a journal written by `description`'s search (for ranks that only read it); the
+// last line, if a kill cut it short, by number and byte offset (-1: none).
+std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path, const std::string& description,
+                                                        std::optional<int>* cut_line = nullptr,
+                                                        std::int64_t* cut_offset = nullptr);
+
+}  // namespace dse
