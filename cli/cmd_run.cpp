@@ -72,7 +72,8 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
                                                       : std::string("no feasible trial yet"));
     };
   if (!run_options.journal_path.empty() && lead) {
-    AtomicFile probe(run_options.journal_path);  // creates the folder, checks the path
+    AtomicFile(run_options.journal_path).check_writable();  // creates the folder, checks the path
+    AtomicFile(output).check_writable();
   }
   const SearchOutcome outcome = run_search(base, config_file, settings, run_options);
   if (!lead) return 0;
@@ -140,6 +141,9 @@ int run(const RunOptions& options) {
   if (config.is_map() && config.peek("search")) return run_search_experiment(options, config, config_file);
   if (options.resume) throw UserError("--resume: the experiment has no search block to resume");
   const Experiment experiment = read_experiment(config, config_file);
+  // Outputs that cannot be written stop the run before it simulates.
+  if (!experiment.output_path.empty()) AtomicFile(experiment.output_path).check_writable();
+  if (!options.trace_file.empty()) AtomicFile(options.trace_file).check_writable();
   const RunResult result = run_experiment(experiment);
 
   if (!experiment.output_path.empty()) write_hdf5_result(experiment.output_path, experiment, result);

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -58,6 +59,15 @@ AtomicFile::~AtomicFile() {
   if (!committed_) std::remove(temp_path_.c_str());
 }
 
+void AtomicFile::check_writable() const {
+  errno = 0;
+  std::FILE* probe = std::fopen(temp_path_.c_str(), "wb");
+  if (!probe)
+    throw UserError(final_path_ + ": cannot write: cannot create " + temp_path_ + ": " + std::strerror(errno));
+  std::fclose(probe);
+  std::remove(temp_path_.c_str());
+}
+
 void AtomicFile::commit() {
   std::error_code error;
   fs::rename(temp_path_, final_path_, error);
@@ -69,9 +79,12 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   AtomicFile file(path);
   {
     std::ofstream out(file.temp_path(), std::ios::binary | std::ios::trunc);
+    errno = 0;
     out << content;
     out.flush();
-    if (!out) throw UserError(path + ": cannot write: writing " + file.temp_path() + " failed");
+    if (!out)
+      throw UserError(path + ": cannot write: writing " + file.temp_path() + " failed" +
+                      (errno ? std::string(": ") + std::strerror(errno) : std::string()));
   }
   file.commit();
 }

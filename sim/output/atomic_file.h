@@ -20,6 +20,9 @@ class AtomicFile {
   const std::string& final_path() const { return final_path_; }
   // Renames the temporary file to the final name.
   void commit();
+  // Creates and removes the temporary file: UserError with the system's reason where the folder
+  // is not writable, so a run stops before its work rather than after.
+  void check_writable() const;
 
  private:
   void remove_stale_temporaries() const;

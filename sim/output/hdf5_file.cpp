@@ -5,9 +5,11 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <stdexcept>
+#include <vector>
 
 #include "models/base/errors.h"
 #include "sim/output/build_info.h"
@@ -72,15 +74,26 @@ std::string host_name() {
 
 Hdf5File::Hdf5File(const std::string& path) : target_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr noise
+  // The file is built in memory (HDF5's core driver, no backing store) and written out by
+  // commit() with checked writes: HDF5 itself never writes to disk, so a full disk is reported with
+  // the system's reason instead of failing inside HDF5 (which then crashed closing the file at exit).
+  // The temporary file is opened now, so an unwritable output stops the run before any work.
   errno = 0;
-  file_ = H5Fcreate(target_.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0)  // HDF5's open leaves the system's reason in errno
-    throw UserError(path + ": cannot write: HDF5 cannot create " + target_.temp_path() +
-                    (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  out_ = std::fopen(target_.temp_path().c_str(), "wb");
+  if (!out_)
+    throw UserError(path + ": cannot write: cannot create " + target_.temp_path() + ": " + std::strerror(errno));
+  const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
+  check(H5Pset_fapl_core(access.get(), 1 << 20, 0), "in-memory file");
+  file_ = H5Fcreate(target_.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
+  if (file_ < 0) {
+    std::fclose(static_cast<std::FILE*>(out_));
+    throw UserError(path + ": cannot write: HDF5 cannot create an in-memory file");
+  }
 }
 
 Hdf5File::~Hdf5File() {
   if (file_ >= 0) H5Fclose(static_cast<hid_t>(file_));
+  if (out_) std::fclose(static_cast<std::FILE*>(out_));  // the AtomicFile removes the temporary
 }
 
 void Hdf5File::group(const std::string& path) {
@@ -121,9 +134,23 @@ void Hdf5File::integers(const std::string& path, const std::vector<std::int64_t>
 }
 
 void Hdf5File::commit() {
-  check(H5Fflush(static_cast<hid_t>(file_), H5F_SCOPE_GLOBAL), "flush");
-  H5Fclose(static_cast<hid_t>(file_));
+  const hid_t file = static_cast<hid_t>(file_);
+  check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) throw std::runtime_error("HDF5: cannot read back the in-memory file");
+  std::vector<char> image(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file, image.data(), image.size()) != size)
+    throw std::runtime_error("HDF5: cannot read back the in-memory file");
+  H5Fclose(file);
   file_ = -1;
+  auto* out = static_cast<std::FILE*>(out_);
+  out_ = nullptr;
+  errno = 0;
+  const bool written = std::fwrite(image.data(), 1, image.size(), out) == image.size() && std::fflush(out) == 0;
+  const int reason = errno;
+  if (std::fclose(out) != 0 || !written)
+    throw UserError(target_.final_path() + ": cannot write: writing " + target_.temp_path() +
+                    " failed: " + std::strerror(reason ? reason : errno) + " (nothing was left under either name)");
   target_.commit();
 }
 

@@ -1,6 +1,7 @@
 // A small writer over HDF5's C API for dse's result files: groups, scalar strings and numbers, and
-// columns (1-D datasets) of strings, doubles and integers. The file is written under a temporary
-// name and renamed by commit(), so a crash never leaves a half-written file under the final name.
+// columns (1-D datasets) of strings, doubles and integers. The file is built in memory and written
+// under a temporary name by commit(), then renamed, so a crash never leaves a half-written file
+// under the final name and a full disk is a UserError with its reason, the temporary removed.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,14 @@ class Hdf5File {
   void strings(const std::string& path, const std::vector<std::string>& values);
   void doubles(const std::string& path, const std::vector<double>& values);
   void integers(const std::string& path, const std::vector<std::int64_t>& values);
-  // Flushes, closes and renames to the final name.
+  // Writes the file out and renames it to the final name; UserError with the system's reason if the
+  // write fails (nothing is left under either name then).
   void commit();
 
  private:
   AtomicFile target_;
-  std::int64_t file_ = -1;
+  std::int64_t file_ = -1;  // the in-memory HDF5 file
+  void* out_ = nullptr;     // std::FILE* of the temporary file commit() writes
 };
 
 // The /meta group every result file has: dse version, git commit, date, host, config file, and

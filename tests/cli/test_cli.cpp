@@ -249,6 +249,25 @@ TEST(Cli, CountsTooLargeFor64BitsAreRefused) {
   fs::remove(topology);
 }
 
+// A result that cannot be written in full (a full disk; here a 20 KiB file-size limit, SIGXFSZ
+// ignored) is an error with the system's reason, and nothing is left under either name; an output
+// that cannot be created stops the run before it simulates.
+TEST(Cli, FailedResultWritesAreReportedAndLeaveNothing) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_full_disk_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string out = (dir / "q.h5").string();
+  const CliResult full = run_dse("--version >/dev/null; trap '' XFSZ; ulimit -f 40; '" + std::string(DSE_BINARY) +
+                                 "' run configs/experiments/quickstart.yaml -q -p output=" + out);
+  EXPECT_EQ(full.exit_code, 2) << full.err;  // was SIGSEGV in HDF5's close at exit
+  EXPECT_NE(full.err.find(out + ": cannot write: writing " + out + ".tmp-"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("File too large"), std::string::npos) << full.err;
+  EXPECT_TRUE(fs::is_empty(dir));
+  const CliResult unwritable = run_dse("run configs/experiments/quickstart.yaml -q -p output=/proc/dse_test.h5");
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_NE(unwritable.err.find("/proc/dse_test.h5: cannot write: cannot create"), std::string::npos) << unwritable.err;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, ScaleSimPrintsScaleSimsCycles) {
   const std::string ref = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/";
   const CliResult result = run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "alexnet.csv --json -q");
