@@ -40,7 +40,8 @@ Graph rebuild_with(const Graph& graph, KeepOp keep_op, Edit edit, InputShape inp
 }  // namespace
 
 Graph rebuild(const Graph& graph, const std::map<std::string, Shape>& input_shapes) {
-  for (const auto& [name, shape] : input_shapes) {
+  for (const auto& entry : input_shapes) {
+    const std::string& name = entry.first;  // a named variable: clang 14 cannot capture a binding
     const bool known = std::any_of(graph.inputs().begin(), graph.inputs().end(),
                                    [&](TensorId id) { return graph.tensor(id).name == name; });
     if (!known) throw std::invalid_argument(graph.name() + ": no input named '" + name + "'");

@@ -170,8 +170,9 @@ IlpFusionResult plan_fusion_ilp(const AccelWorkload& w, const std::vector<OpMapp
   IlpFusionResult result;
   result.variables = lp.columns();
   result.constraints = lp.rows();
-  const auto [solved, optimal] = lp.solve(time_limit_s);
-  result.proven_optimal = optimal;
+  const auto outcome = lp.solve(time_limit_s);
+  const bool solved = outcome.first;  // named variables: clang 14 cannot capture a structured binding
+  result.proven_optimal = outcome.second;
 
   // Time the solution as the other plans are timed (first tiles included).
   const double bytes_per_s = spec.dram_bytes_per_s();

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, with clang, ASan + UBSan) and runs each for a bounded
+# time from seed corpora taken from the repository's own inputs; fails on any crash, leak,
+# sanitizer report, uncaught non-user exception or timeout (tests/fuzz/README.md).
+#   scripts/run_fuzzers.sh [SECONDS_PER_TARGET=60] [BUILD_DIR=build-fuzz]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+build=${2:-build-fuzz}
+if ! command -v clang++ > /dev/null; then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends clang >&2
+fi
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON \
+  -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF -DDSE_WITH_CUDA=OFF -DDSE_WITH_MPI=OFF >&2
+targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv)
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2
+
+# Seed corpora: every config, spec and bad config in the repository, SCALE-Sim's inputs, the first
+# rows of each measurement file, and the ONNX fixtures when python3-onnx can make them.
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv}
+cp configs/experiments/*.yaml tests/bad_configs/*.yaml "$seeds/config/"
+cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
+cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
+for f in tests/data/neusight/test_*.csv; do head -40 "$f" > "$seeds/kernel_csv/$(basename "$f")"; done
+/usr/bin/python3 tests/onnx/make_fixtures.py "$seeds/onnx" > /dev/null 2>&1 || echo "no python3-onnx: fuzz_onnx starts from nothing" >&2
+mkdir -p "$build/crashes"
+status=0
+for target in "${targets[@]}"; do
+  corpus="$build/corpus/$target"
+  mkdir -p "$corpus"
+  echo "=== $target: ${seconds} s" >&2
+  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "$build/tests/fuzz/$target" "$corpus" "$seeds/${target#fuzz_}" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 \
+      2> "$build/$target.log"; then
+    echo "$target FAILED: $(grep -m1 -E 'ERROR|SUMMARY|uncaught' "$build/$target.log" || tail -1 "$build/$target.log")" >&2
+    status=1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$build/$target.log" | sed "s/^/$target /" >&2 || true
+done
+exit $status
