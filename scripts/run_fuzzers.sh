@@ -36,7 +36,7 @@ for target in "${targets[@]}"; do
   echo "=== $target: ${seconds} s" >&2
   if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "$build/tests/fuzz/$target" "$corpus" "$seeds/${target#fuzz_}" -max_total_time="$seconds" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 \
+      -rss_limit_mb=4096 -malloc_limit_mb=2048 -max_len=65536 -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 \
       2> "$build/$target.log"; then
     echo "$target FAILED: $(grep -m1 -E 'ERROR|SUMMARY|uncaught' "$build/$target.log" || tail -1 "$build/$target.log")" >&2
     status=1
