@@ -5,6 +5,13 @@
 //   resnet50_h100_b1_kernel_model the same on the H100 SXM spec with the kernel timing model
 //                       (target: <= 100 us wall)
 //   resnet50_h200_b1_roofline_with_build   the same as resnet50_h200_b1_roofline, building the zoo graph first
+//   resnet50_h100_b64_power_limited/W       ResNet-50 batch 64 on the H100 SXM under a W-watt power
+//                       limit: 700 fits at boost (one pass simulated), 250 makes the firmware model
+//                       search the clock (several passes); the ratio is what a power limit costs
+// Measured side by side on the 2-core dev machine (engine_events ~24 M/s in both builds): the power
+// model made one kernel-model pass 108-112 -> 125-126 us and one roofline pass 78-82 -> 100 us (each
+// kernel's power and the board-power series); a power-limited pass costs 8.8x an unconstrained
+// one (1,177 against 134 us): the clock search simulates it about eight times.
 //   two_models/0, two_models/1    ResNet-50 + ResNet-18 on one stream / on two concurrent streams
 // Run: build/bench/bench_simulation
 #include <benchmark/benchmark.h>
@@ -55,6 +62,13 @@ void resnet50_h100_b1_kernel_model(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
 }
 BENCHMARK(resnet50_h100_b1_kernel_model)->Unit(benchmark::kMicrosecond);
+
+void resnet50_h100_b64_power_limited(benchmark::State& state) {
+  const dse::Experiment experiment = quickstart_experiment(
+      {"workload.models[0].batch=64", "device.gpu=h100_sxm", "device.power_limit_w=" + std::to_string(state.range(0))});
+  for (auto _ : state) benchmark::DoNotOptimize(dse::run_experiment(experiment).makespan_ps);
+}
+BENCHMARK(resnet50_h100_b64_power_limited)->Arg(700)->Arg(250)->Unit(benchmark::kMicrosecond);
 
 void resnet50_h200_b1_roofline_with_build(benchmark::State& state) {
   dse::Experiment experiment = quickstart_experiment({"workload.models[0].batch=1", "device.timing_model=roofline"});
