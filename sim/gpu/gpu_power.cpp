@@ -77,6 +77,7 @@ GpuPowerModel::GpuPowerModel(const GpuSpec& spec, GpuPowerFit fit) : spec_(spec)
   idle_measured_ = spec.idle_w.has_value();
   idle_w_ = spec.idle_w.value_or(estimated_idle_w(spec));
   std::tie(densest_flops_per_clock_, densest_on_tensor_cores_) = densest_fp16(spec);
+  fp32_flops_per_clock_ = spec.cuda_core_flops_per_clock.at("fp32");
   // [NV]: at the base clock, activity 1 and no DRAM traffic the board draws its TDP. A spec whose
   // idle and leakage leave nothing of the TDP still gets a dynamic term (5 % of the TDP).
   const double v_base = voltage_v(spec.base_clock_mhz) / gpu_voltage_curve().max_v;
@@ -106,11 +107,11 @@ double GpuPowerModel::activity(const KernelLoad& load, double clock_mhz) const {
   // measurement, the calibration's otherwise).
   double relative_energy = 1;
   const auto rate = spec_.flops_per_clock_per_sm(load.compute_type, load.tensor_cores);
-  const double unit_rate = rate.value_or(spec_.cuda_core_flops_per_clock.at("fp32"));
+  const double unit_rate = rate.value_or(fp32_flops_per_clock_);
   if (load.tensor_cores) {
     relative_energy = densest_flops_per_clock_ / unit_rate;
   } else {
-    const double fp32 = spec_.cuda_core_flops_per_clock.at("fp32");
+    const double fp32 = fp32_flops_per_clock_;
     const double ratio = spec_.simt_tensor_energy_ratio.value_or(fit_.simt_tensor_energy_ratio);
     const double full_rate_power = densest_on_tensor_cores_ ? ratio * fp32 / densest_flops_per_clock_ : 1.0;
     relative_energy = full_rate_power * densest_flops_per_clock_ / unit_rate;

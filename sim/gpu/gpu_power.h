@@ -87,6 +87,7 @@ class GpuPowerModel {
   double idle_w_ = 0;
   bool idle_measured_ = false;
   double densest_flops_per_clock_ = 0;  // per SM
+  double fp32_flops_per_clock_ = 0;     // per SM, CUDA cores
   bool densest_on_tensor_cores_ = false;
   double full_activity_w_ = 0;
 };
