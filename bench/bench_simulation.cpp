@@ -10,8 +10,9 @@
 //                       search the clock (several passes); the ratio is what a power limit costs
 // Measured side by side on the 2-core dev machine (engine_events ~24 M/s in both builds): the power
 // model made one kernel-model pass 108-112 -> 125-126 us and one roofline pass 78-82 -> 100 us (each
-// kernel's power and the board-power series); a power-limited pass costs 8.8x an unconstrained
-// one (1,177 against 134 us): the clock search simulates it about eight times.
+// kernel's power and the board-power series); a power-limited pass costs 8.1x an unconstrained
+// one (1,010 against 124 us): the clock search simulates it about eight times, and the pass it
+// settles on is the last of those (8.8x when it was simulated once more).
 //   two_models/0, two_models/1    ResNet-50 + ResNet-18 on one stream / on two concurrent streams
 // Run: build/bench/bench_simulation
 #include <benchmark/benchmark.h>

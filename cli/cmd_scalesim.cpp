@@ -47,7 +47,13 @@ int scalesim(const ScaleSimOptions& options) {
   const TopologyForm form = options.form == "conv"   ? TopologyForm::conv
                             : options.form == "gemm" ? TopologyForm::gemm
                                                      : TopologyForm::automatic;
-  const Graph graph = import_scalesim_topology(options.topology, form);
+  const Graph graph = [&] {
+    try {
+      return import_scalesim_topology(options.topology, form);
+    } catch (const CountOverflow& error) {
+      throw UserError(options.topology + ": " + error.what());
+    }
+  }();
   nlohmann::json layers = nlohmann::json::array();
   std::int64_t total = 0, total_stalls = 0;
   if (!options.mode.quiet) {
@@ -62,11 +68,17 @@ int scalesim(const ScaleSimOptions& options) {
   int id = 0;
   for (const auto& op : graph.ops()) {
     const GemmView& gemm = op.gemms.at(0);
-    const SystolicRun run = run_gemm(gemm, config.array);
-    const std::int64_t stalls = stall_cycles(gemm, run, config);
-    const std::int64_t cycles = checked_add(run.cycles, stalls, "a layer's cycles");
-    total = checked_add(total, cycles, "the total cycles");
-    total_stalls = checked_add(total_stalls, stalls, "the total stall cycles");
+    SystolicRun run;
+    std::int64_t stalls = 0, cycles = 0;
+    try {
+      run = run_gemm(gemm, config.array);
+      stalls = stall_cycles(gemm, run, config);
+      cycles = checked_add(run.cycles, stalls, "a layer's cycles");
+      total = checked_add(total, cycles, "the total cycles");
+      total_stalls = checked_add(total_stalls, stalls, "the total stall cycles");
+    } catch (const CountOverflow& error) {
+      throw UserError(options.topology + ": layer '" + op.name + "': " + error.what());
+    }
     const double utilization =
         100.0 * run.utilization * static_cast<double>(run.cycles) / static_cast<double>(run.cycles + stalls);
     layers.push_back({{"name", op.name},

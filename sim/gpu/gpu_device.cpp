@@ -1,11 +1,11 @@
 #include "sim/gpu/gpu_device.h"
 
-#include <algorithm>
-#include <stdexcept>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <stdexcept>
 
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -102,47 +102,49 @@ RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) co
   const double cap = point_.clock_cap_mhz;
   const double limit = point_.power_limit_w;
   const std::string cap_name = clock_locked_ ? "locked clock" : "boost clock";
-  RunResult result = simulate(experiment, cap, deadline);
-  const double at_cap_w = average_w(result);
+  // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
+  // on is not simulated again (the last one evaluated).
+  std::map<double, RunResult> passes;
+  const auto excess_w = [&](double mhz) {
+    const auto [it, _] = passes.insert_or_assign(mhz, simulate(experiment, mhz, deadline));
+    return average_w(it->second) - limit;
+  };
+  const double floor = spec_.clock_table_mhz().back();
+  const FirmwareClock clock = firmware_clock(excess_w, floor, cap, 0.1 / cap);  // to 0.1 MHz
+  RunResult result =
+      passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);
   std::string reason;
-  if (at_cap_w <= limit) {
-    reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit", cap,
-                         cap_name, at_cap_w, limit);
-  } else {
-    const double low = spec_.clock_table_mhz().back();
-    RunResult at_low = simulate(experiment, low, deadline);
-    const double at_low_w = average_w(at_low);
-    if (at_low_w >= limit) {
-      result = std::move(at_low);
+  switch (clock.held) {
+    case ClockHeld::fits_at_cap:
+      reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit",
+                           cap, cap_name, clock.excess_at_cap_w + limit, limit);
+      break;
+    case ClockHeld::over_at_floor:
       reason = fmt::format(
-          "{:.0f} MHz, the lowest clock of the table: the {:.0f} W power limit is not met even there ({:.0f} W)", low,
-          limit, at_low_w);
-    } else {
-      // The pass's average power rises with the clock; find where it meets the limit to 0.1 MHz.
-      const auto excess_w = [&](double mhz) { return average_w(simulate(experiment, mhz, deadline)) - limit; };
-      double clock = power_limited_clock_mhz(excess_w, low, at_low_w - limit, cap, at_cap_w - limit, 0.1 / cap);
-      result = simulate(experiment, clock, deadline);
+          "{:.0f} MHz, the lowest clock of the table: the {:.0f} W power limit is not met even there ({:.0f} W)", floor,
+          limit, clock.excess_at_floor_w + limit);
+      break;
+    case ClockHeld::by_limit:
       reason = fmt::format(
           "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:.0f} MHz) the pass would draw {:.0f} W on "
           "average",
-          clock, limit, cap_name, cap, at_cap_w);
-    }
+          clock.mhz, limit, cap_name, cap, clock.excess_at_cap_w + limit);
+      break;
   }
   if (below_driver_minimum_)
     reason += fmt::format(" (a what-if: {} accepts limits from {:.0f} W{})", spec_.name, spec_.min_power_limit_w(),
                           spec_.power_limit_min_w ? "" : ", half its TDP: the spec gives no range");
   result.device_settings.emplace_back("clock", reason);
   const double energy_j = series_energy_j(result.power, result.makespan_ps);
-  const double seconds = ps_to_ms(result.makespan_ps) * 1e-3;
+  const double average = average_w(result);
   double samples = 0;
   for (const auto& model : result.models) samples += static_cast<double>(model.params.batch);
-  const double average = seconds > 0 ? energy_j / seconds : 0;
   result.metrics.set("energy_j", energy_j);
   result.metrics.set("power_avg_w", average);
   result.metrics.set("power_peak_w", series_peak_w(result.power, result.makespan_ps, kPeakWindowPs));
   result.metrics.set("energy_per_inference_j", samples > 0 ? energy_j / samples : 0);
   result.metrics.set("perf_per_w", average > 0 ? result.throughput_per_s() / average : 0);
-  result.metrics.set("sm_clock_mhz", result.power.empty() ? cap : result.power.front().sm_clock_mhz);
+  result.metrics.set("sm_clock_mhz", clock.mhz);
   result.metrics.set("power_limit_w", limit);
   return result;
 }

@@ -33,21 +33,22 @@ const GpuVoltageCurve& gpu_voltage_curve() {
 }
 
 double dram_energy_j_per_byte(DramType type) {
-  double pj_per_bit = 0;
-  switch (type) {
-    case DramType::gddr5: pj_per_bit = 14.0; break;   // [OC]
-    case DramType::gddr5x: pj_per_bit = 14.0; break;  // no figure found: GDDR5's, its predecessor [OC]
-    case DramType::gddr6: pj_per_bit = 7.5; break;    // [MU]
-    case DramType::gddr6x: pj_per_bit = 7.25; break;  // [MU]
-    case DramType::hbm2: pj_per_bit = 3.97; break;    // [OC]
-    case DramType::hbm2e:
-      pj_per_bit = 6.0;
-      break;  // [MU]
-    // No primary figure found for HBM3 or HBM3e: HBM2E's [MU], an upper bound (each generation
-    // has lowered the energy per bit).
-    case DramType::hbm3:
-    case DramType::hbm3e: pj_per_bit = 6.0; break;
-  }
+  const auto pj_per_bit = [type] {
+    switch (type) {
+      case DramType::gddr5: return 14.0;   // [OC]
+      case DramType::gddr5x: return 14.0;  // no figure found: GDDR5's, its predecessor [OC]
+      case DramType::gddr6: return 7.5;    // [MU]
+      case DramType::gddr6x: return 7.25;  // [MU]
+      case DramType::hbm2: return 3.97;    // [OC]
+      case DramType::hbm2e:
+        return 6.0;  // [MU]
+      // No primary figure found for HBM3 or HBM3e: HBM2E's [MU], an upper bound (each generation
+      // has lowered the energy per bit).
+      case DramType::hbm3:
+      case DramType::hbm3e: return 6.0;
+    }
+    return 6.0;
+  }();
   return pj_per_bit * 8 * 1e-12;
 }
 
@@ -74,7 +75,6 @@ std::pair<double, bool> densest_fp16(const GpuSpec& spec) {
 }  // namespace
 
 GpuPowerModel::GpuPowerModel(const GpuSpec& spec, GpuPowerFit fit) : spec_(spec), fit_(fit) {
-  idle_measured_ = spec.idle_w.has_value();
   idle_w_ = spec.idle_w.value_or(estimated_idle_w(spec));
   std::tie(densest_flops_per_clock_, densest_on_tensor_cores_) = densest_fp16(spec);
   fp32_flops_per_clock_ = spec.cuda_core_flops_per_clock.at("fp32");

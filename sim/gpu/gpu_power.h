@@ -12,9 +12,9 @@
 // (clock tree, schedulers, register file and L1 traffic) plus its math: FLOPs per second weighted by their energy
 // relative to the densest FLOP. kappa, the dynamic power of activity 1 at V_max and boost, is what the spec's TDP
 // leaves: NVIDIA rates the base clock as the one a GPU holds at its TDP under its heaviest load, so at the base clock,
-// activity 1 and no DRAM traffic the sum is the TDP. Every coefficient names its source in gpu_power.cpp; the two that
-// no datasheet gives (the SIMT / tensor-core energy ratio and the per-SM share) are fitted with the kernel timing model
-// (KernelCalibration).
+// activity 1 and no DRAM traffic the sum is the TDP. Every coefficient names its source in gpu_power.cpp; of the two
+// that no datasheet gives (KernelCalibration carries both), the SIMT / tensor-core energy ratio is fitted with the
+// kernel timing model and the per-SM share is taken from AccelWattch.
 //
 // The firmware's power limit: over its averaging window the SM clock is the highest the limit
 // allows, at or below the locked / boost clock and at or above the driver table's lowest entry
@@ -54,7 +54,8 @@ struct KernelLoad {
   double sm_share = 1;  // share of the SMs that hold its blocks
 };
 
-// The two power parameters fitted with the timing model (KernelCalibration carries them).
+// The two power parameters no datasheet gives (KernelCalibration carries them: the ratio fitted,
+// the share from AccelWattch).
 struct GpuPowerFit {
   // Energy of one FP32 FLOP on the CUDA cores over one FP16 FLOP on the tensor cores.
   double simt_tensor_energy_ratio = 0;
@@ -69,7 +70,7 @@ class GpuPowerModel {
   const GpuSpec& spec() const { return spec_; }
   double voltage_v(double clock_mhz) const;
   double idle_w() const { return idle_w_; }
-  bool idle_measured() const { return idle_measured_; }
+  bool idle_measured() const { return spec_.idle_w.has_value(); }
   // Leakage added while any kernel runs.
   double busy_static_w(double clock_mhz) const;
   // What one kernel adds while it runs alone: its SMs' dynamic power and its DRAM traffic.
@@ -85,7 +86,6 @@ class GpuPowerModel {
   GpuSpec spec_;
   GpuPowerFit fit_;
   double idle_w_ = 0;
-  bool idle_measured_ = false;
   double densest_flops_per_clock_ = 0;  // per SM
   double fp32_flops_per_clock_ = 0;     // per SM, CUDA cores
   bool densest_on_tensor_cores_ = false;
@@ -94,12 +94,12 @@ class GpuPowerModel {
 
 // The clock at which a power that rises with the clock meets the limit: the root of excess_w
 // (board power - limit) between `low` (excess < 0) and `high` (excess > 0), by the Illinois
-// method to `tolerance` of the clock (1e-9 by default), so that the clock moves smoothly with the model's parameters
-// (the fit differentiates through it). The firmware alternates between the table entries around it; over its averaging
-// window the clock averages to this.
+// method to `tolerance` of the clock, so that the clock moves smoothly with the model's parameters
+// (the fit differentiates through it). The last clock evaluated is the one returned. The firmware
+// alternates between the table entries around it; over its averaging window the clock averages to this.
 template <typename Excess>
 double power_limited_clock_mhz(const Excess& excess_w, double low, double at_low, double high, double at_high,
-                               double tolerance = 1e-9) {
+                               double tolerance) {
   int side = 0;
   double mid = low;
   for (int i = 0; i < 100 && high - low > tolerance * high; ++i) {
@@ -119,6 +119,36 @@ double power_limited_clock_mhz(const Excess& excess_w, double low, double at_low
     }
   }
   return mid;
+}
+
+// The firmware's rule, for a kernel alone and for a run's pass alike: the cap (locked or boost
+// clock) if its power fits the limit; else the table's lowest clock if even that does not fit;
+// else where the power meets the limit. `excess_w(clock)` is power minus limit at that clock.
+enum class ClockHeld { fits_at_cap, over_at_floor, by_limit };
+struct FirmwareClock {
+  double mhz = 0;
+  ClockHeld held = ClockHeld::fits_at_cap;
+  double excess_at_cap_w = 0;
+  double excess_at_floor_w = 0;  // evaluated only when the cap does not fit
+};
+template <typename Excess>
+FirmwareClock firmware_clock(const Excess& excess_w, double floor_mhz, double cap_mhz, double tolerance = 1e-9) {
+  FirmwareClock out;
+  out.excess_at_cap_w = excess_w(cap_mhz);
+  if (out.excess_at_cap_w <= 0) {
+    out.mhz = cap_mhz;
+    return out;
+  }
+  out.excess_at_floor_w = excess_w(floor_mhz);
+  if (out.excess_at_floor_w >= 0) {
+    out.mhz = floor_mhz;
+    out.held = ClockHeld::over_at_floor;
+    return out;
+  }
+  out.mhz =
+      power_limited_clock_mhz(excess_w, floor_mhz, out.excess_at_floor_w, cap_mhz, out.excess_at_cap_w, tolerance);
+  out.held = ClockHeld::by_limit;
+  return out;
 }
 
 }  // namespace dse

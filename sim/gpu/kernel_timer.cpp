@@ -54,11 +54,7 @@ KernelTime KernelTimer::time(const Kernel& kernel, const GpuOperatingPoint& poin
   const double low = clock_table_mhz_.back();
   const double cap = std::max(low, std::min(point.clock_cap_mhz, spec_.boost_clock_mhz));
   const auto excess_w = [&](double mhz) { return board_w(kernel, time_at(kernel, mhz)) - point.power_limit_w; };
-  const double at_cap = excess_w(cap);
-  if (at_cap <= 0) return time_at(kernel, cap);
-  const double at_low = excess_w(low);
-  if (at_low >= 0) return time_at(kernel, low);  // over the limit even at the lowest clock
-  return time_at(kernel, power_limited_clock_mhz(excess_w, low, at_low, cap, at_cap));
+  return time_at(kernel, firmware_clock(excess_w, low, cap).mhz);
 }
 
 KernelLoad KernelTimer::load(const Kernel& kernel, const KernelTime& t) const {

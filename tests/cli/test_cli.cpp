@@ -246,6 +246,7 @@ TEST(Cli, CountsTooLargeFor64BitsAreRefused) {
   const CliResult scalesim = run_dse("scalesim -c " + ref + "google.cfg -t " + topology.string() + " -i gemm -q");
   EXPECT_EQ(scalesim.exit_code, 2) << scalesim.err << scalesim.out;
   EXPECT_NE(scalesim.err.find("exceeds what a 64-bit count holds"), std::string::npos) << scalesim.err;
+  EXPECT_NE(scalesim.err.find(topology.string() + ": "), std::string::npos) << scalesim.err;  // names the file
   fs::remove(topology);
 }
 

@@ -25,6 +25,11 @@ std::string setting(const RunResult& result, const std::string& key) {
   return "";
 }
 
+// ResNet-50 at batch 64 on the H100 SXM with one more device setting (KEY=VALUE).
+RunResult h100_b64(const std::string& setting) {
+  return quickstart({"device.gpu=h100_sxm", "workload.models[0].batch=64", "device." + setting});
+}
+
 }  // namespace
 
 TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
@@ -62,12 +67,7 @@ TEST(GpuPower, IdleAtZeroWorkIsTheSpecsIdleDraw) {
 }
 
 TEST(GpuPower, ALowerPowerLimitLowersTheClockAndLengthensThePass) {
-  const std::vector<std::string> h100 = {"device.gpu=h100_sxm", "workload.models[0].batch=64"};
-  auto at = [&](const std::string& limit) {
-    auto overrides = h100;
-    overrides.push_back("device.power_limit_w=" + limit);
-    return quickstart(overrides);
-  };
+  const auto at = [](const std::string& limit) { return h100_b64("power_limit_w=" + limit); };
   const RunResult full = at("700"), capped = at("200");
   EXPECT_LT(capped.metrics.at("sm_clock_mhz"), full.metrics.at("sm_clock_mhz"));
   EXPECT_GT(capped.latency_ms(), full.latency_ms());
@@ -84,12 +84,7 @@ TEST(GpuPower, ALowerPowerLimitLowersTheClockAndLengthensThePass) {
 }
 
 TEST(GpuPower, ALockedClockIsKept) {
-  const std::vector<std::string> big = {"device.gpu=h100_sxm", "workload.models[0].batch=64"};
-  auto at = [&](const std::string& clock) {
-    auto overrides = big;
-    overrides.push_back("device.sm_clock_mhz=" + clock);
-    return quickstart(overrides);
-  };
+  const auto at = [](const std::string& clock) { return h100_b64("sm_clock_mhz=" + clock); };
   const RunResult fast = at("1500"), slow = at("750");
   EXPECT_DOUBLE_EQ(fast.metrics.at("sm_clock_mhz"), 1500);
   EXPECT_DOUBLE_EQ(slow.metrics.at("sm_clock_mhz"), 750);
