@@ -90,14 +90,13 @@ std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path,
 
 SearchJournal::SearchJournal(std::string path, const std::string& description, JournalStart start)
     : path_(std::move(path)) {
-  lock_fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw UserError(path_ + ": cannot open the search journal: " + system_reason());
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+  lock_.fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_.fd < 0) throw UserError(path_ + ": cannot open the search journal: " + system_reason());
+  if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0) {
     const std::string reason = errno == EWOULDBLOCK
                                    ? "another dse run is writing this output (it holds the journal's lock); "
                                      "wait for it, or give this run another output"
                                    : system_reason();
-    ::close(lock_fd_);
     throw UserError(path_ + ": cannot lock the search journal: " + reason);
   }
   const bool has_trials = [&] {
@@ -107,36 +106,28 @@ SearchJournal::SearchJournal(std::string path, const std::string& description, J
     while (lines < 2 && std::getline(in, line)) ++lines;
     return lines >= 2;
   }();
-  if (start == JournalStart::fresh && has_trials) {
-    ::close(lock_fd_);
+  if (start == JournalStart::fresh && has_trials)
     throw UserError(path_ +
                     ": a journal of an earlier search is here; --resume continues it, --force starts over "
                     "(and discards its trials)");
-  }
   std::int64_t cut_offset = -1;
   if (start == JournalStart::resume) trials_ = read_journal_trials(path_, description, &cut_line_, &cut_offset);
   // The line a kill cut short is dropped; its trial runs again.
-  if (cut_offset >= 0 && ::ftruncate(lock_fd_, static_cast<off_t>(cut_offset)) != 0) {
-    ::close(lock_fd_);
+  if (cut_offset >= 0 && ::ftruncate(lock_.fd, static_cast<off_t>(cut_offset)) != 0)
     throw UserError(path_ + ": cannot drop the journal's cut-short last line: " + system_reason());
-  }
   const bool append = start == JournalStart::resume && has_trials;
-  file_ = std::fopen(path_.c_str(), append ? "a" : "w");
-  if (!file_) {
-    ::close(lock_fd_);
-    throw UserError(path_ + ": cannot write the search journal: " + system_reason());
-  }
+  file_.reset(std::fopen(path_.c_str(), append ? "a" : "w"));
+  if (!file_) throw UserError(path_ + ": cannot write the search journal: " + system_reason());
   if (!append) write(nlohmann::json{{"search", description}}.dump() + "\n");
 }
 
-SearchJournal::~SearchJournal() {
-  if (file_) std::fclose(file_);
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+SearchJournal::Descriptor::~Descriptor() {
+  if (fd >= 0) ::close(fd);  // releases the lock
 }
 
 void SearchJournal::write(const std::string& text) {
   errno = 0;
-  if (std::fputs(text.c_str(), file_) < 0 || std::fflush(file_) != 0)
+  if (std::fputs(text.c_str(), file_.get()) < 0 || std::fflush(file_.get()) != 0)
     throw UserError(
         path_ + ": cannot append to the search journal: " + (errno ? system_reason() : std::string("write failed")) +
         "; the trials before this one are kept (--resume once there is room)");

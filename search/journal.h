@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,7 +34,7 @@ class SearchJournal {
   SearchJournal(std::string path, const std::string& description, JournalStart start);
   SearchJournal(const SearchJournal&) = delete;
   SearchJournal& operator=(const SearchJournal&) = delete;
-  ~SearchJournal();
+  ~SearchJournal() = default;
 
   // The trials an interrupted run finished (resume), by id.
   const std::map<std::int64_t, TrialResult>& trials() const { return trials_; }
@@ -45,9 +46,18 @@ class SearchJournal {
  private:
   void write(const std::string& text);
 
+  // Closed (and the lock released) by their destructors, also when the constructor throws.
+  struct Descriptor {
+    int fd = -1;
+    ~Descriptor();
+  };
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+
   std::string path_;
-  int lock_fd_ = -1;
-  std::FILE* file_ = nullptr;
+  Descriptor lock_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
   std::map<std::int64_t, TrialResult> trials_;
   std::optional<int> cut_line_;
 };

@@ -161,8 +161,8 @@ AcceleratorPowerArea accelerator_power_area(const AcceleratorSpec& spec) {
   const Factors& f = factors();
   const Uncalibrated u = count_components(spec);
   AcceleratorPowerArea out;
-  const double v = accelerator_voltage_v(spec.clock_mhz) / kAnchorVolts;
-  out.voltage_v = v * kAnchorVolts;
+  out.voltage_v = accelerator_voltage_v(spec.clock_mhz);
+  const double v = out.voltage_v / kAnchorVolts;  // the supply relative to TPU-v3's
   out.mac_area_mm2 = f.area * u.mac_mm2;
   out.vector_area_mm2 = f.area * u.vector_mm2;
   out.sram_area_mm2 = f.area * u.sram_mm2;

@@ -23,6 +23,7 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& d
   timing_ = entry->factory(spec_, {device, config_file, files_, cache});
   point_ = GpuOperatingPoint::defaults(spec_);
   const std::vector<double> table = spec_.clock_table_mhz();
+  clock_floor_mhz_ = table.back();
   if (const auto clock =
           device.param<double>("sm_clock_mhz").in_range(table.back(), spec_.boost_clock_mhz).optional()) {
     // A driver table in the spec: the clock must be one of its entries, as nvidia-smi -lgc insists.
@@ -109,7 +110,7 @@ RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) co
     const auto [it, _] = passes.insert_or_assign(mhz, simulate(experiment, mhz, deadline));
     return average_w(it->second) - limit;
   };
-  const double floor = spec_.clock_table_mhz().back();
+  const double floor = clock_floor_mhz_;
   const FirmwareClock clock = firmware_clock(excess_w, floor, cap, 0.1 / cap);  // to 0.1 MHz
   RunResult result =
       passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);

@@ -64,6 +64,7 @@ class GpuDevice final : public Device {
   GpuOperatingPoint point_;
   bool clock_locked_ = false;
   bool below_driver_minimum_ = false;  // a power limit nvidia-smi would refuse, simulated as a what-if
+  double clock_floor_mhz_ = 0;         // the driver table's lowest entry
 
   // One pass of the experiment with every kernel at `clock_mhz`.
   RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -33,7 +32,6 @@ AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_pat
                     " (results are written to a temporary file and renamed over the target)");
   }
   temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
-  remove_stale_temporaries();
 }
 
 void AtomicFile::remove_stale_temporaries() const {
@@ -60,6 +58,7 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::check_writable() const {
+  remove_stale_temporaries();
   errno = 0;
   std::FILE* probe = std::fopen(temp_path_.c_str(), "wb");
   if (!probe)

@@ -8,8 +8,7 @@ namespace dse {
 
 class AtomicFile {
  public:
-  // Creates missing parent folders; UserError "PATH: cannot write: ..." if that fails. Removes
-  // PATH.tmp-PID files left by processes that no longer run.
+  // Creates missing parent folders; UserError "PATH: cannot write: ..." if that fails.
   explicit AtomicFile(std::string final_path);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -20,7 +19,8 @@ class AtomicFile {
   const std::string& final_path() const { return final_path_; }
   // Renames the temporary file to the final name.
   void commit();
-  // Creates and removes the temporary file: UserError with the system's reason where the folder
+  // Before a run's work: removes PATH.tmp-PID files left by processes that no longer run, then
+  // creates and removes this temporary file: UserError with the system's reason where the folder
   // is not writable, so a run stops before its work rather than after.
   void check_writable() const;
 
