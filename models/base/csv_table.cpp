@@ -22,7 +22,7 @@ std::string trim(std::string text) {
 
 }  // namespace
 
-CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
+CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty, bool stop_at_blank_line) {
   const std::string data = read_input_file(path, kMaxTextInputBytes, "a CSV file");
   if (data.find('\0') != std::string::npos) throw UserError(path + ": expected CSV text, found binary data");
 
@@ -31,17 +31,18 @@ CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
   std::vector<Row> rows;
   Row row{1, {}};
   Cell cell{"", 1};
-  bool quoted = false, any = false;
+  bool quoted = false, any = false, stopped = false;
   int line = 1, column = 1;
   const auto end_row = [&] {
     row.cells.push_back({trim(cell.text), cell.column});
     if (drop_trailing_empty && row.cells.size() > 1 && row.cells.back().text.empty()) row.cells.pop_back();
     const bool blank = row.cells.size() == 1 && row.cells[0].text.empty();
     if (!blank) rows.push_back(std::move(row));
+    if (blank && stop_at_blank_line && rows.size() > 1) stopped = true;
     row = Row{line, {}};
     cell = Cell{"", 1};
   };
-  for (std::size_t i = 0; i < data.size(); ++i) {
+  for (std::size_t i = 0; i < data.size() && !stopped; ++i) {
     const char c = data[i];
     any = true;
     if (quoted) {
@@ -72,7 +73,7 @@ CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty) {
   if (quoted)
     throw UserError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                     ": expected a closing '\"', found the end of the file");
-  if (any && (!cell.text.empty() || !row.cells.empty())) end_row();
+  if (any && !stopped && (!cell.text.empty() || !row.cells.empty())) end_row();
   if (rows.empty()) throw UserError(path + ":1:1: expected a CSV header row, found an empty file");
   for (const auto& header_cell : rows.front().cells) table.header_.push_back(header_cell.text);
   table.rows_.assign(std::make_move_iterator(rows.begin() + 1), std::make_move_iterator(rows.end()));

@@ -21,7 +21,9 @@ class CsvTable {
 
   // Reads the whole file; the first row is the header. UserError if unreadable or malformed.
   // `drop_trailing_empty`: a row ending in "," has no extra empty field (SCALE-Sim's files).
-  static CsvTable read(const std::string& path, bool drop_trailing_empty = false);
+  // `stop_at_blank_line`: the table ends at the first blank line after a data row (logs that append
+  // a summary block after one, as the BatchDVFS paper's do); otherwise blank lines are skipped.
+  static CsvTable read(const std::string& path, bool drop_trailing_empty = false, bool stop_at_blank_line = false);
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& header() const { return header_; }

@@ -65,6 +65,9 @@ class Device {
   virtual std::optional<std::vector<std::string>> supported_values(std::string_view key) const;
   // With a deadline, throws SimulationTimeout once the wall clock passes it.
   virtual RunResult run(const Experiment& experiment, WallDeadline deadline) const = 0;
+  // A pass with the clock a serving governor set (a GPU's SM application clock, from the values
+  // supported_values("device.sm_clock_mhz") lists); a kind without a clock knob runs as run().
+  virtual RunResult run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;
 };
 
 using DeviceRegistry = Registry<Device>;

@@ -100,9 +100,17 @@ double average_w(const RunResult& result) {
 }  // namespace
 
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
-  const double cap = point_.clock_cap_mhz;
+  return run_capped(experiment, point_.clock_cap_mhz, clock_locked_ ? "locked clock" : "boost clock", deadline);
+}
+
+RunResult GpuDevice::run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const {
+  return run_capped(experiment, std::clamp(clock_mhz, clock_floor_mhz_, spec_.boost_clock_mhz), "application clock",
+                    deadline);
+}
+
+RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
+                                WallDeadline deadline) const {
   const double limit = point_.power_limit_w;
-  const std::string cap_name = clock_locked_ ? "locked clock" : "boost clock";
   // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
   // on is not simulated again (the last one evaluated).
   std::map<double, RunResult> passes;
@@ -169,6 +177,9 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   // Board power: idle, plus leakage while anything runs, plus what the running kernels draw.
   const GpuPowerModel& power = timing_->power();
   const double idle_w = power.idle_w(), busy_static_w = power.busy_static_w(clock_mhz);
+  result.idle_w = idle_w;
+  result.busy_static_w = busy_static_w;
+  double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
   result.power.push_back({0, idle_w, clock_mhz});
   gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
     const double watts = idle_w + (gpu.running() > 0 ? busy_static_w + dynamic_w : 0.0);
@@ -189,6 +200,7 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
       const Op& op = graph.op(id);
       const auto kernels = timing_->kernels(graph, op, clock_mhz);
       for (std::size_t k = 0; k < kernels.size(); ++k) {
+        share_ps += static_cast<double>(kernels[k].duration_ps) * kernels[k].gpu_share;
         result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, stream, 0, 0,
                               k == 0 ? op.cost : OpCost{}, kernels[k].dram_bytes, kernels[k].bound});
         const std::size_t row = result.ops.size() - 1;
@@ -206,6 +218,7 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();
+  if (result.makespan_ps > 0) result.gpu_share = std::min(1.0, share_ps / static_cast<double>(result.makespan_ps));
   add_workload_metrics(result, spec_.tdp_w);
   return result;
 }

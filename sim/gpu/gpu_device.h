@@ -50,6 +50,8 @@ class GpuDevice final : public Device {
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+  // At an application clock (a governor's): clamped to the table, held lower by the power limit.
+  RunResult run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const override;
   // Values a search may enumerate for `key` ({choice: supported}): the clock table for sm_clock_mhz.
   std::optional<std::vector<std::string>> supported_values(std::string_view key) const override;
 
@@ -66,6 +68,10 @@ class GpuDevice final : public Device {
   bool below_driver_minimum_ = false;  // a power limit nvidia-smi would refuse, simulated as a what-if
   double clock_floor_mhz_ = 0;         // the driver table's lowest entry
 
+  // A pass at the highest clock up to `cap` whose average power fits the limit; `cap_name` says
+  // what the cap is ("boost clock", "locked clock", "application clock").
+  RunResult run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
+                       WallDeadline deadline) const;
   // One pass of the experiment with every kernel at `clock_mhz`.
   RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;
 };

@@ -63,6 +63,12 @@ struct RunResult {
   MetricTable metrics;  // every number the run reports (sim/metrics/metric_catalog.h)
   // Piecewise-constant board power over [0, makespan] (GPU runs; empty where a device has none).
   std::vector<PowerSample> power;
+  // Where the device has a power model: the board's idle draw and the leakage added while work
+  // runs (at the pass's clock), W; and the time-averaged share of the GPU the pass's kernels fill
+  // alone (1 for devices without the notion). Serving overlaps batches by these (sim/serving).
+  double idle_w = 0;
+  double busy_static_w = 0;
+  double gpu_share = 1;
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.

@@ -1,0 +1,150 @@
+#include "sim/serving/arrivals.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "models/base/csv_table.h"
+#include "sim/config/config_loader.h"
+
+namespace dse {
+namespace {
+
+// N clients, each with one request outstanding: it sends, waits for the answer, thinks, sends again.
+class ClosedLoop final : public ArrivalProcess {
+ public:
+  ClosedLoop(const ConfigNode& params, const std::string&)
+      : clients_(params.param<int>("clients").in_range(1, 1'000'000).required()),
+        think_s_(params.param<double>("think_ms").in_range(0, 3.6e6).with_default(0) * 1e-3),
+        exponential_(params.param<std::string>("think")
+                         .one_of({"fixed", "exponential"}, "a think-time distribution")
+                         .with_default("exponential") == "exponential") {}
+  std::vector<double> initial_s(ServingRng&) override { return std::vector<double>(clients_, 0.0); }
+  std::optional<double> after_arrival_s(double, ServingRng&) override { return std::nullopt; }
+  std::optional<double> after_completion_s(double now_s, ServingRng& rng) override {
+    return now_s + (exponential_ && think_s_ > 0 ? rng.exponential(think_s_) : think_s_);
+  }
+  std::optional<double> mean_rate_per_s() const override { return std::nullopt; }
+
+ private:
+  int clients_;
+  double think_s_;
+  bool exponential_;
+};
+
+class Poisson final : public ArrivalProcess {
+ public:
+  Poisson(const ConfigNode& params, const std::string&)
+      : mean_gap_s_(1.0 / params.param<double>("rate_per_s").in_range(1e-6, 1e9).required()) {}
+  std::vector<double> initial_s(ServingRng& rng) override { return {rng.exponential(mean_gap_s_)}; }
+  std::optional<double> after_arrival_s(double now_s, ServingRng& rng) override {
+    return now_s + rng.exponential(mean_gap_s_);
+  }
+  std::optional<double> after_completion_s(double, ServingRng&) override { return std::nullopt; }
+  std::optional<double> mean_rate_per_s() const override { return 1.0 / mean_gap_s_; }
+
+ private:
+  double mean_gap_s_;
+};
+
+// Two states, high and low rate, each held for an exponential time (a two-state MMPP; on/off when
+// the low rate is 0). It starts in the high state.
+class Bursty final : public ArrivalProcess {
+ public:
+  Bursty(const ConfigNode& params, const std::string&)
+      : rate_{params.param<double>("high_rate_per_s").in_range(1e-6, 1e9).required(),
+              params.param<double>("low_rate_per_s").in_range(0, 1e9).with_default(0)},
+        mean_hold_s_{params.param<double>("high_mean_s").in_range(1e-6, 1e6).required(),
+                     params.param<double>("low_mean_s").in_range(1e-6, 1e6).required()} {}
+  std::vector<double> initial_s(ServingRng& rng) override {
+    switch_s_ = rng.exponential(mean_hold_s_[0]);
+    const auto first = after_arrival_s(0, rng);
+    return first ? std::vector<double>{*first} : std::vector<double>{};
+  }
+  std::optional<double> after_arrival_s(double now_s, ServingRng& rng) override {
+    // Memoryless: a gap drawn in the current state that crosses the switch is redrawn after it.
+    double t = now_s;
+    for (;;) {
+      const double gap =
+          rate_[state_] > 0 ? rng.exponential(1.0 / rate_[state_]) : std::numeric_limits<double>::infinity();
+      if (t + gap < switch_s_) return t + gap;
+      t = switch_s_;
+      state_ = 1 - state_;
+      switch_s_ = t + rng.exponential(mean_hold_s_[state_]);
+    }
+  }
+  std::optional<double> after_completion_s(double, ServingRng&) override { return std::nullopt; }
+  std::optional<double> mean_rate_per_s() const override {
+    return (rate_[0] * mean_hold_s_[0] + rate_[1] * mean_hold_s_[1]) / (mean_hold_s_[0] + mean_hold_s_[1]);
+  }
+
+ private:
+  double rate_[2];
+  double mean_hold_s_[2];
+  int state_ = 0;
+  double switch_s_ = 0;
+};
+
+// Timestamps from a CSV file with a column `arrival_s` (seconds, non-decreasing, >= 0); the first
+// row is the header. Every bad row is an error naming FILE:LINE:COL.
+class Trace final : public ArrivalProcess {
+ public:
+  Trace(const ConfigNode& params, const std::string& config_file) {
+    const ConfigNode& file = params.at("file", "a CSV file with an arrival_s column");
+    const std::string path = resolve_config_path(config_file, file.as<std::string>());
+    const CsvTable table = CsvTable::read(path);
+    const std::size_t column = table.column("arrival_s");
+    // A trace of absolute timestamps (Unix time) starts at its first row with shift_to_zero.
+    const bool shift = params.param<bool>("shift_to_zero").with_default(false);
+    for (const auto& row : table.rows()) {
+      const double t = table.number(row, column);
+      const int col = column < row.cells.size() ? row.cells[column].column : 1;
+      if (!std::isfinite(t) || t < 0)
+        throw UserError(fmt::format("{}:{}:{}: arrival_s: expected a time in seconds >= 0, found {}", path, row.line,
+                                    col, table.text(row, column)));
+      if (!times_.empty() && t < times_.back())
+        throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times in non-decreasing order, found {} after {}",
+                                    path, row.line, col, table.text(row, column), times_.back()));
+      times_.push_back(t);
+    }
+    if (times_.empty()) throw UserError(path + ": expected at least one arrival row, found none");
+    if (shift) {
+      const double first = times_.front();
+      for (double& t : times_) t -= first;
+    }
+  }
+  std::vector<double> initial_s(ServingRng&) override { return {times_[next_++]}; }
+  std::optional<double> after_arrival_s(double, ServingRng&) override {
+    if (next_ >= times_.size()) return std::nullopt;
+    return times_[next_++];
+  }
+  std::optional<double> after_completion_s(double, ServingRng&) override { return std::nullopt; }
+  std::optional<double> mean_rate_per_s() const override {
+    return times_.size() > 1 && times_.back() > times_.front()
+               ? std::optional<double>((times_.size() - 1) / (times_.back() - times_.front()))
+               : std::nullopt;
+  }
+
+ private:
+  std::vector<double> times_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ArrivalProcess> make_arrivals(const ConfigNode& params, const std::string& config_file) {
+  params.expect_map("arrivals: {name: closed_loop|poisson|bursty|trace, ...}");
+  const std::string name =
+      params.param<std::string>("name").one_of(ArrivalRegistry::instance().names(), "an arrival process").required();
+  return ArrivalRegistry::instance().find(name)->factory(params, config_file);
+}
+
+DSE_REGISTER(ArrivalProcess, ClosedLoop, "closed_loop",
+             "N clients (clients), each sending again think_ms after its answer")
+DSE_REGISTER(ArrivalProcess, Poisson, "poisson", "Independent arrivals at rate_per_s")
+DSE_REGISTER(ArrivalProcess, Bursty, "bursty",
+             "Two-state MMPP: high_rate_per_s for high_mean_s, low_rate_per_s (default 0: on/off) for low_mean_s")
+DSE_REGISTER(ArrivalProcess, Trace, "trace", "Timestamps of a CSV file (file, column arrival_s in seconds)")
+
+}  // namespace dse

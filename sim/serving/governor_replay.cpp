@@ -1,0 +1,231 @@
+#include "sim/serving/governor_replay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "models/base/csv_table.h"
+#include "models/base/did_you_mean.h"
+#include "models/base/errors.h"
+#include "sim/config/overrides.h"
+
+namespace dse {
+
+std::vector<double> batch_dvfs_p40_clock_levels_mhz() {
+  return {544, 632, 734, 835, 949, 1063, 1189, 1303, 1430, 1531};
+}
+
+namespace {
+
+std::optional<std::size_t> find_column(const CsvTable& table, const std::string& name) {
+  const auto& header = table.header();
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  return std::nullopt;
+}
+
+struct LoggedRow {
+  int line = 0;
+  double time_s = 0;
+  double power_w = 0;
+  double cap_w = 0;
+  ReplayState state;
+  int clock_level = -1;  // index of state.clock_mhz in the levels; -1 if not recorded
+};
+
+// The columns a file has decide what its state is: BestBS (+1: the batch), minBS and maxBS, DVFS.
+std::vector<LoggedRow> read_log(const CsvTable& table, const std::vector<double>& levels) {
+  const std::size_t time = table.column("time stamp");
+  const std::size_t power = table.column("power");
+  const std::size_t cap = table.column("power cap");
+  const auto best = find_column(table, "BestBS");
+  const auto min_bs = find_column(table, "minBS");
+  const auto max_bs = find_column(table, "maxBS");
+  const auto dvfs = find_column(table, "DVFS");
+  std::vector<LoggedRow> rows;
+  for (const auto& row : table.rows()) {
+    LoggedRow r;
+    r.line = row.line;
+    r.time_s = table.number(row, time);
+    r.power_w = table.number(row, power);
+    r.cap_w = table.number(row, cap);
+    const auto fail = [&](std::size_t column, const std::string& message) {
+      throw UserError(fmt::format("{}:{}:{}: {}: {}", table.path(), row.line, row.cells[column].column,
+                                  table.header()[column], message));
+    };
+    if (!rows.empty() && r.time_s < rows.back().time_s)
+      fail(time, fmt::format("expected time stamps in non-decreasing order, found {} after {}", table.text(row, time),
+                             rows.back().time_s));
+    if (!rows.empty() && r.cap_w != rows.back().cap_w)
+      fail(cap, fmt::format("expected one power cap for the whole run, found {} after {}", table.text(row, cap),
+                            rows.back().cap_w));
+    if (r.cap_w <= 0) fail(cap, "expected a cap in W > 0, found " + table.text(row, cap));
+    if (best) {
+      const auto index = table.integer(row, *best);
+      if (index < 0 || index > 100000) fail(*best, "expected a batch index >= 0, found " + table.text(row, *best));
+      r.state.batch = static_cast<int>(index) + 1;
+    }
+    for (const auto& [column, name] : {std::pair{min_bs, "minBS"}, std::pair{max_bs, "maxBS"}})
+      if (column) r.state.inner.emplace_back(name, static_cast<int>(table.integer(row, *column)));
+    if (dvfs) {
+      r.state.clock_mhz = table.number(row, *dvfs);
+      const auto it = std::find_if(levels.begin(), levels.end(),
+                                   [&](double level) { return std::abs(level - r.state.clock_mhz) <= 0.5; });
+      if (it == levels.end())
+        fail(*dvfs, fmt::format("expected one of the clock levels ({}), found {}", fmt::join(levels, ", "),
+                                table.text(row, *dvfs)));
+      r.clock_level = static_cast<int>(it - levels.begin());
+    }
+    rows.push_back(std::move(r));
+  }
+  if (rows.size() < 2)
+    throw UserError(table.path() + ": expected at least two rows to replay, found " + std::to_string(rows.size()));
+  return rows;
+}
+
+// A governor and the time it last acted under one reading of the log's timing.
+struct Hypothesis {
+  std::unique_ptr<Governor> governor;
+  ServingKnobs knobs;
+  std::optional<double> last_action_s;  // nullopt: the loop's start (not in the log)
+};
+
+ReplayState state_of(const Hypothesis& h, const std::vector<double>& levels) {
+  ReplayState s;
+  s.batch = h.knobs.batch;
+  s.clock_mhz = h.knobs.clock_level >= 0 ? levels[static_cast<std::size_t>(h.knobs.clock_level)] : 0;
+  s.inner = h.governor->search_state();
+  return s;
+}
+
+// Whether the governor's state agrees with what the row recorded (only what the row records).
+bool agrees(const Hypothesis& h, const LoggedRow& row) {
+  if (row.state.batch > 0 && h.knobs.batch != row.state.batch) return false;
+  if (row.clock_level >= 0 && h.knobs.clock_level != row.clock_level) return false;
+  const auto inner = h.governor->search_state();
+  for (const auto& [name, value] : row.state.inner) {
+    const auto it = std::find_if(inner.begin(), inner.end(), [&](const auto& entry) { return entry.first == name; });
+    if (it != inner.end() && it->second != value) return false;
+  }
+  return true;
+}
+
+bool same_recorded_state(const LoggedRow& a, const LoggedRow& b) {
+  return a.state.batch == b.state.batch && a.clock_level == b.clock_level && a.state.inner == b.state.inner;
+}
+
+}  // namespace
+
+ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& options) {
+  const std::vector<double> levels =
+      options.clock_levels_mhz.empty() ? batch_dvfs_p40_clock_levels_mhz() : options.clock_levels_mhz;
+  if (!std::is_sorted(levels.begin(), levels.end()))
+    throw UserError("--clock-levels: expected clock levels in ascending order");
+  const auto names = GovernorRegistry::instance().names();
+  if (std::find(names.begin(), names.end(), options.governor) == names.end())
+    throw UserError("--governor: expected one of " + join_names(names) + ", found '" + options.governor + "'" +
+                    did_you_mean_suffix(options.governor, names));
+  const CsvTable table = CsvTable::read(csv_path, /*drop_trailing_empty=*/true, /*stop_at_blank_line=*/true);
+  const std::vector<LoggedRow> rows = read_log(table, levels);
+
+  GovernorContext context;
+  context.max_batch = options.max_batch;
+  context.clock_levels_mhz = levels;
+  const auto initial = std::find_if(levels.begin(), levels.end(),
+                                    [&](double level) { return std::abs(level - options.initial_clock_mhz) <= 0.5; });
+  if (initial == levels.end())
+    throw UserError(fmt::format("--initial-clock: expected one of the clock levels ({}), found {:g}",
+                                fmt::join(levels, ", "), options.initial_clock_mhz));
+  context.default_clock_level = static_cast<int>(initial - levels.begin());
+
+  // The governor block: its name, the run's cap (from the log), then the user's -p assignments.
+  const SourceMark mark{csv_path, rows.front().line, 1};
+  ConfigNode block = ConfigNode::map(mark);
+  block.set("name", ConfigNode::scalar(options.governor, false, mark), mark);
+  block.set("power_cap_w", ConfigNode::scalar(fmt::format("{:g}", rows.front().cap_w), false, mark), mark);
+  apply_overrides(block, options.assignments);
+  Hypothesis start;
+  start.governor = make_governor(block, context);
+  block.check_unknown_keys();
+  start.knobs = start.governor->initial();
+  const double period_s = start.governor->period_s();
+
+  ReplayReport report;
+  report.file = csv_path;
+  report.governor = options.governor;
+  report.power_cap_w = rows.front().cap_w;
+  report.rows = static_cast<int>(rows.size());
+  if (!agrees(start, rows.front())) {
+    report.mismatches.push_back({rows.front().line, rows.front().time_s, 0, state_of(start, levels), rows.front().state,
+                                 state_of(start, levels)});
+    start.governor->adopt({rows.front().state.batch > 0 ? rows.front().state.batch : start.knobs.batch,
+                           rows.front().clock_level >= 0 ? rows.front().clock_level : start.knobs.clock_level},
+                          rows.front().state.inner);
+    start.knobs = {rows.front().state.batch > 0 ? rows.front().state.batch : start.knobs.batch,
+                   rows.front().clock_level >= 0 ? rows.front().clock_level : start.knobs.clock_level};
+  }
+  std::vector<Hypothesis> hypotheses;
+  hypotheses.push_back(std::move(start));
+
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const LoggedRow& before = rows[k - 1];
+    const LoggedRow& row = rows[k];
+    const bool transition = !same_recorded_state(before, row);
+    if (transition) ++report.transitions;
+    std::vector<Hypothesis> next;
+    bool acted = false, waited = false;
+    for (const Hypothesis& h : hypotheses) {
+      bool may_act = true, may_wait = true;
+      if (period_s <= 0) {
+        may_act = false;
+      } else if (h.last_action_s) {
+        const double elapsed = before.time_s - *h.last_action_s;
+        may_act = elapsed > period_s - options.timing_tolerance_s;
+        may_wait = elapsed < period_s + options.timing_tolerance_s;
+      }
+      if (may_act) {
+        Hypothesis a{h.governor->clone(), {}, before.time_s};
+        a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, h.knobs});
+        if (agrees(a, row)) {
+          next.push_back(std::move(a));
+          acted = true;
+        }
+      }
+      // Without an action the window keeps its maximum, so the reading cannot fall.
+      if (may_wait && agrees(h, row) && row.power_w >= before.power_w) {
+        next.push_back({h.governor->clone(), h.knobs, h.last_action_s});
+        waited = true;
+      }
+    }
+    // Readings that agree on when the governor last acted are one reading.
+    std::vector<Hypothesis> unique;
+    for (auto& h : next) {
+      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Hypothesis& u) {
+        return u.last_action_s == h.last_action_s && u.knobs == h.knobs;
+      });
+      if (!seen) unique.push_back(std::move(h));
+    }
+    if (unique.empty()) {
+      // Nothing explains the row: report what dse would have done, then take the recorded state.
+      Hypothesis a{hypotheses.front().governor->clone(), {}, before.time_s};
+      a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, hypotheses.front().knobs});
+      report.mismatches.push_back({row.line, before.time_s, before.power_w, state_of(hypotheses.front(), levels),
+                                   row.state, state_of(a, levels)});
+      a.knobs = {row.state.batch > 0 ? row.state.batch : a.knobs.batch,
+                 row.clock_level >= 0 ? row.clock_level : a.knobs.clock_level};
+      a.governor->adopt(a.knobs, row.state.inner);
+      unique.push_back(std::move(a));
+    } else {
+      if (acted && !waited) ++report.decisions;
+      if (acted && waited) ++report.ambiguous;
+      if (transition) ++report.matched;
+    }
+    hypotheses = std::move(unique);
+  }
+  return report;
+}
+
+}  // namespace dse

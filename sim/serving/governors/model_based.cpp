@@ -1,0 +1,69 @@
+// dse's own controller: it asks the serving run's model (the batch-cost table of the calibrated GPU
+// model, sim/serving/batch_cost_table.h) for the (batch, clock) with the highest predicted throughput
+// whose predicted power fits the cap and whose batch latency fits the SLO, and moves there at once
+// instead of stepping. Feedback: every period it compares the highest reading since it last acted
+// with the model's predicted power at the current setting; outside the dead band it scales the cap it
+// asks the model for by cap / measured x predicted (so a model that under-predicts power by 10 %
+// gets asked for 10 % less), and moves to the new best setting.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/serving/governor.h"
+
+namespace dse {
+namespace {
+
+class ModelBased final : public Governor {
+ public:
+  ModelBased(const ConfigNode& params, const GovernorContext& context)
+      : settings_(PowerCapSettings::read(params)),
+        slo_ms_(params.param<double>("slo_ms").in_range(1e-3, 1e9).optional()),
+        feedback_(params.param<bool>("feedback").with_default(true)),
+        context_(context) {
+    if (!slo_ms_) slo_ms_ = context.slo_ms;
+    if (!context.best_setting || !context.predicted_power_w)
+      params.fail("the governor 'model_based' needs the serving simulation's model (it cannot be replayed)");
+    knobs_ = ask(settings_.cap_w);
+  }
+
+  ServingKnobs initial() const override { return knobs_; }
+  ServingKnobs decide(const GovernorReading& reading) override {
+    if (!feedback_ || settings_.side(reading.power_w) == 0) return knobs_;
+    const double predicted = context_.predicted_power_w(knobs_);
+    if (predicted > 0 && reading.power_w > 0) scale_ = std::clamp(scale_ * reading.power_w / predicted, 0.25, 4.0);
+    knobs_ = ask(settings_.cap_w / scale_);
+    return knobs_;
+  }
+  double period_s() const override { return feedback_ ? settings_.period_s : 0; }
+  std::optional<double> power_cap_w() const override { return settings_.cap_w; }
+  std::vector<std::pair<std::string, int>> search_state() const override {
+    return {{"power_scale_permille", static_cast<int>(scale_ * 1000 + 0.5)}};
+  }
+  void adopt(const ServingKnobs& knobs, const std::vector<std::pair<std::string, int>>&) override { knobs_ = knobs; }
+  std::unique_ptr<Governor> clone() const override { return std::make_unique<ModelBased>(*this); }
+
+ private:
+  // The model's best setting under `cap_w`; where nothing fits, the least power it has (batch 1 at
+  // the lowest clock), as a firmware power brake would.
+  ServingKnobs ask(double cap_w) const {
+    if (const auto best = context_.best_setting(cap_w, slo_ms_)) return *best;
+    return {1, context_.clock_levels_mhz.empty() ? -1 : 0};
+  }
+
+  PowerCapSettings settings_;
+  std::optional<double> slo_ms_;
+  bool feedback_;
+  GovernorContext context_;
+  ServingKnobs knobs_;
+  // measured / predicted power, multiplied up over the periods it acted in (1: the model is right).
+  double scale_ = 1;
+};
+
+}  // namespace
+
+DSE_REGISTER(
+    Governor, ModelBased, "model_based",
+    "dse's model picks the best (batch, clock) under the cap and SLO; measured power corrects it each period_s")
+
+}  // namespace dse
