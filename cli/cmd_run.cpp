@@ -51,7 +51,7 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   const SearchSettings settings = read_search_settings(
       *config.find("search"), [&check](const std::string& key) { return check.device->supported_values(key); });
   check_search_space_keys(base, config_file, settings);
-  check_search_metrics(settings, check.device->metric_names(check.models.size()));
+  check_search_metrics(settings, experiment_metric_names(check));
   if (!options.trace_file.empty())
     throw UserError("--trace: a search has no single timeline; run its best config instead");
   const std::string& output = check.output_path;

@@ -1,4 +1,5 @@
 #include "cli/run_report.h"
+#include "sim/serving/serving_trace.h"
 
 #include <fmt/format.h>
 
@@ -57,6 +58,7 @@ std::string metric_text(const MetricTable::Entry& entry) {
 }  // namespace
 
 void print_op_table(std::FILE* out, const Experiment& experiment, const RunResult& result) {
+  if (result.serving) return;  // a serving run's batches are in the HDF5 file and the trace
   for (std::size_t m = 0; m < result.models.size(); ++m) {
     const ModelResult& model = result.models[m];
     fmt::print(out, "{} (batch {}, {}) on {} -- {} timing, {}\n", model.name, model.params.batch,
@@ -84,6 +86,16 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
     fmt::print(out, "model             {} batch {} {}: {} params, {} MACs, {:.4f} ms, {:.1f} samples/s\n", model.name,
                model.params.batch, dtype_name(model.params.dtype), si(static_cast<double>(model.total.params)),
                si(static_cast<double>(model.total.macs)), model.latency_ms(), model.throughput_per_s());
+  }
+  if (result.serving) {
+    const ServingTrace& t = *result.serving;
+    for (std::size_t i = 0; i < t.tenant_models.size(); ++i)
+      fmt::print(out, "tenant {:<10} {}: {} requests, {} batches\n", i, t.tenant_models[i],
+                 std::count_if(t.requests.begin(), t.requests.end(), [i](const auto& r) { return r.tenant == i; }),
+                 std::count_if(t.batches.begin(), t.batches.end(), [i](const auto& b) { return b.tenant == i; }));
+    fmt::print(out, "{:<17} {:g} s to {:g} s of {:g} s simulated ({} device passes)\n", "window", t.window_start_s,
+               t.window_end_s, t.end_s, t.passes_simulated);
+    if (!t.governor.empty()) fmt::print(out, "{:<17} {} ({} actions)\n", "governor", t.governor, t.actions.size());
   }
   if (!result.device_settings.empty()) {
     std::string settings;

@@ -1,4 +1,7 @@
+#include <fmt/format.h>
+
 #include "sim/output/chrome_trace.h"
+#include "sim/serving/serving_trace.h"
 
 #include <nlohmann/json.hpp>
 #include <set>
@@ -37,6 +40,32 @@ std::string chrome_trace_json(const RunResult& result) {
                         {"macs", op.cost.macs},
                         {"bytes", op.cost.bytes_read + op.cost.bytes_written},
                         {"bound", op.bound}}}});
+  }
+  // A serving run: one slice per batch (a track per tenant and instance) and a batch-size counter.
+  if (result.serving) {
+    const ServingTrace& t = *result.serving;
+    for (const ServedBatch& b : t.batches) {
+      const int tid = 1000 + static_cast<int>(b.tenant) * 64 + b.instance;
+      events.push_back({{"ph", "X"},
+                        {"pid", 0},
+                        {"tid", tid},
+                        {"name", fmt::format("{} batch {}", t.tenant_models[b.tenant], b.size)},
+                        {"cat", "batch"},
+                        {"ts", b.start_s * 1e6},
+                        {"dur", (b.end_s - b.start_s) * 1e6},
+                        {"args", {{"size", b.size}, {"sm_clock_mhz", b.clock_mhz}}}});
+      events.push_back({{"ph", "C"},
+                        {"pid", 0},
+                        {"name", fmt::format("batch_size_tenant{}", b.tenant)},
+                        {"ts", b.start_s * 1e6},
+                        {"args", {{"batch", b.size}}}});
+    }
+    for (const SensorSample& s : t.sensor)
+      events.push_back({{"ph", "C"},
+                        {"pid", 0},
+                        {"name", "power_sensor_w"},
+                        {"ts", s.time_s * 1e6},
+                        {"args", {{"power_w", s.power_w}}}});
   }
   // Counters (Perfetto and chrome://tracing draw them as tracks): board power and SM clock.
   double clock_mhz = -1;

@@ -1,4 +1,5 @@
 #include "sim/output/hdf5_result.h"
+#include "sim/serving/serving_trace.h"
 
 #include <functional>
 
@@ -66,6 +67,47 @@ void write_power(Hdf5File& file, const RunResult& result) {
   file.doubles("/power/sm_clock_mhz", column(rows, [](const PowerSample& p) { return p.sm_clock_mhz; }));
 }
 
+// A serving run (sim/serving/serving_trace.h): /requests, one row per request, and /serving with
+// the batches, the power sensor's readings and the governor's actions; times in seconds.
+void write_serving(Hdf5File& file, const RunResult& result) {
+  if (!result.serving) return;
+  const ServingTrace& t = *result.serving;
+  file.group("/requests");
+  file.integers("/requests/tenant", column(t.requests, [](const ServedRequest& r) { return std::int64_t{r.tenant}; }));
+  file.doubles("/requests/arrival_s", column(t.requests, [](const ServedRequest& r) { return r.arrival_s; }));
+  file.doubles("/requests/ready_s", column(t.requests, [](const ServedRequest& r) { return r.ready_s; }));
+  file.doubles("/requests/start_s", column(t.requests, [](const ServedRequest& r) { return r.start_s; }));
+  file.doubles("/requests/end_s", column(t.requests, [](const ServedRequest& r) { return r.end_s; }));
+  file.integers("/requests/batch", column(t.requests, [](const ServedRequest& r) { return std::int64_t{r.batch}; }));
+  file.group("/serving");
+  file.strings("/serving/tenant_models", t.tenant_models);
+  file.string("/serving/governor", t.governor);
+  file.number("/serving/window_start_s", t.window_start_s);
+  file.number("/serving/window_end_s", t.window_end_s);
+  file.group("/serving/batches");
+  file.integers("/serving/batches/tenant",
+                column(t.batches, [](const ServedBatch& b) { return std::int64_t{b.tenant}; }));
+  file.integers("/serving/batches/instance",
+                column(t.batches, [](const ServedBatch& b) { return std::int64_t{b.instance}; }));
+  file.integers("/serving/batches/size", column(t.batches, [](const ServedBatch& b) { return std::int64_t{b.size}; }));
+  file.doubles("/serving/batches/start_s", column(t.batches, [](const ServedBatch& b) { return b.start_s; }));
+  file.doubles("/serving/batches/end_s", column(t.batches, [](const ServedBatch& b) { return b.end_s; }));
+  file.doubles("/serving/batches/sm_clock_mhz", column(t.batches, [](const ServedBatch& b) { return b.clock_mhz; }));
+  file.doubles("/serving/batches/logged_power_w",
+               column(t.batches, [](const ServedBatch& b) { return b.logged_power_w; }));
+  file.group("/serving/sensor");
+  file.doubles("/serving/sensor/time_s", column(t.sensor, [](const SensorSample& s) { return s.time_s; }));
+  file.doubles("/serving/sensor/power_w", column(t.sensor, [](const SensorSample& s) { return s.power_w; }));
+  file.doubles("/serving/sensor/sm_clock_mhz", column(t.sensor, [](const SensorSample& s) { return s.clock_mhz; }));
+  file.group("/serving/actions");
+  file.doubles("/serving/actions/time_s", column(t.actions, [](const GovernorAction& a) { return a.time_s; }));
+  file.doubles("/serving/actions/reading_w", column(t.actions, [](const GovernorAction& a) { return a.reading_w; }));
+  file.integers("/serving/actions/batch_after",
+                column(t.actions, [](const GovernorAction& a) { return std::int64_t{a.batch_after}; }));
+  file.doubles("/serving/actions/sm_clock_after_mhz",
+               column(t.actions, [](const GovernorAction& a) { return a.clock_after_mhz; }));
+}
+
 }  // namespace
 
 void write_hdf5_result(const std::string& path, const Experiment& experiment, const RunResult& result) {
@@ -80,6 +122,7 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
   write_summary(file, result);
   write_ops(file, result);
   write_power(file, result);
+  write_serving(file, result);
   file.commit();
 }
 

@@ -2,6 +2,7 @@
 
 #include "sim/config/config_loader.h"
 #include "sim/run/model_source.h"
+#include "sim/serving/serving_spec.h"
 
 namespace dse {
 namespace {
@@ -26,7 +27,7 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   experiment.name = root.param<std::string>("name").required();
 
   const ConfigNode& workload = root.at("workload", "a mapping with the models to run");
-  workload.expect_map("the workload: models");
+  workload.expect_map("the workload: models, serving");
   const ConfigNode& models = workload.at("models", "a sequence of models");
   if (models.items().empty()) models.fail("expected at least one model, found an empty sequence");
   for (const auto& model : models.items())
@@ -37,6 +38,8 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
   device.expect_map("the hardware: {gpu, timing_model, calibration} or {accelerator, fusion, padding, spec overrides}");
   experiment.device = read_device(device, config_file, *experiment.cache);
   experiment.device->check_models(experiment.models, models);
+  if (const ConfigNode* serving = workload.find("serving"))
+    experiment.serving = read_serving_spec(*serving, models, config_file, *experiment.device);
   read_schedule_and_output(root, experiment);
   root.check_unknown_keys();
   experiment.resolved_yaml = to_yaml(root);

@@ -1,9 +1,9 @@
 // An experiment as the YAML describes it, read and validated in one place.
 //
 // Schema (docs/config.md): name, workload.models[] ({name, batch, dtype, resolution, seq_len,
-// phase, past_len}), device (read by the device kind whose key it holds: {gpu: ...} or
-// {accelerator: ...}, sim/device/device.h), schedule, output. Reading resolves hardware names to
-// spec files and rejects unknown keys; after it succeeds, running cannot fail on input.
+// phase, past_len}), workload.serving (docs/serving.md), device (read by the device kind whose key it holds: {gpu: ...}
+// or {accelerator: ...}, sim/device/device.h), schedule, output. Reading resolves hardware names to spec files and
+// rejects unknown keys; after it succeeds, running cannot fail on input.
 #pragma once
 
 #include <memory>
@@ -15,6 +15,10 @@
 #include "sim/device/device.h"
 #include "sim/run/run_cache.h"
 #include "sim/runtime/schedule.h"
+
+namespace dse {
+struct ServingSpec;
+}
 
 namespace dse {
 
@@ -33,6 +37,9 @@ struct Experiment {
   // The hardware (sim/device/device.h): a GPU, an accelerator, or any other registered kind.
   std::shared_ptr<const Device> device;
   Schedule schedule = Schedule::single_stream;
+  // workload.serving (sim/serving/serving_spec.h): a stream of requests served over simulated
+  // time instead of one pass; null for a one-pass experiment.
+  std::shared_ptr<const ServingSpec> serving;
   // What this run shares with others (a search's trials): never null after read_experiment.
   std::shared_ptr<RunCache> cache;
   std::string output_path;    // HDF5 result file; "" = none

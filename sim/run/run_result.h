@@ -1,6 +1,7 @@
 // What a simulation run produced: per-op timeline rows, per-model results and the run's metric table.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "sim/metrics/metric_table.h"
 
 namespace dse {
+
+struct ServingTrace;
 
 // One kernel of the simulated timeline. An op's costs sit on its first kernel's row (zero on the
 // others), so column sums are the workload's totals.
@@ -69,6 +72,9 @@ struct RunResult {
   double idle_w = 0;
   double busy_static_w = 0;
   double gpu_share = 1;
+  // A serving run's requests, batches, sensor readings and governor actions (sim/serving); null
+  // for a one-pass run.
+  std::shared_ptr<const ServingTrace> serving;
 
   double latency_ms() const { return ps_to_ms(makespan_ps); }
   // Inferences (samples) completed per second over the whole run.

@@ -21,6 +21,7 @@ class ClosedLoop final : public ArrivalProcess {
                          .one_of({"fixed", "exponential"}, "a think-time distribution")
                          .with_default("exponential") == "exponential") {}
   std::vector<double> initial_s(ServingRng&) override { return std::vector<double>(clients_, 0.0); }
+  bool closed_loop() const override { return true; }
   std::optional<double> after_arrival_s(double, ServingRng&) override { return std::nullopt; }
   std::optional<double> after_completion_s(double now_s, ServingRng& rng) override {
     return now_s + (exponential_ && think_s_ > 0 ? rng.exponential(think_s_) : think_s_);

@@ -40,6 +40,8 @@ class ArrivalProcess {
   virtual std::optional<double> after_completion_s(double now_s, ServingRng& rng) = 0;
   // The mean arrival rate where the process has one (1/s), for reports; nullopt for a closed loop.
   virtual std::optional<double> mean_rate_per_s() const = 0;
+  // Whether requests follow completions (a closed loop) rather than a clock of their own.
+  virtual bool closed_loop() const { return false; }
 };
 
 using ArrivalRegistry = Registry<ArrivalProcess>;

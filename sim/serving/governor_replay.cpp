@@ -106,9 +106,10 @@ bool agrees(const Hypothesis& h, const LoggedRow& row) {
   if (row.state.batch > 0 && h.knobs.batch != row.state.batch) return false;
   if (row.clock_level >= 0 && h.knobs.clock_level != row.clock_level) return false;
   const auto inner = h.governor->search_state();
-  for (const auto& [name, value] : row.state.inner) {
-    const auto it = std::find_if(inner.begin(), inner.end(), [&](const auto& entry) { return entry.first == name; });
-    if (it != inner.end() && it->second != value) return false;
+  for (const auto& recorded : row.state.inner) {
+    const auto it =
+        std::find_if(inner.begin(), inner.end(), [&](const auto& entry) { return entry.first == recorded.first; });
+    if (it != inner.end() && it->second != recorded.second) return false;
   }
   return true;
 }

@@ -30,6 +30,12 @@ const char* const kConfigs[] = {
     "name: acc2\nworkload: {models: [{name: resnet18, batch: 1, dtype: bf16}, {name: mobilenet_v2, batch: 1, dtype: "
     "bf16}]}\n"
     "device: {accelerator: tpu_v3_like, fusion: greedy}\noutput: ~\n",
+    // A serving run of two tenants with SLOs and a capped governor: every serving metric.
+    "name: serve2\nworkload:\n  models: [{name: resnet18}, {name: mobilenet_v2}]\n  serving:\n    duration_s: 2\n"
+    "    tenants:\n      - {arrivals: {name: poisson, rate_per_s: 500}, slo_ms: 5, batching: {name: fixed, batch: 4}}\n"
+    "      - {arrivals: {name: closed_loop, clients: 8, think_ms: 5}, slo_ms: 20, batching: {name: dynamic, "
+    "max_batch: 8}}\n    governor: {name: static, batch: 4, power_cap_w: 300}\ndevice: {gpu: a100_pcie_40gb}\noutput: "
+    "~\n",
 };
 
 std::string report_text(const Experiment& experiment, const RunResult& result) {
@@ -72,7 +78,7 @@ TEST(MetricTable, EveryWriterCarriesExactlyTheDeclaredMetrics) {
     const ConfigNode root = load_config_text(text, "t.yaml");
     const Experiment experiment = read_experiment(root, "t.yaml");
     const RunResult result = run_experiment(experiment);
-    const std::vector<std::string> declared = experiment.device->metric_names(experiment.models.size());
+    const std::vector<std::string> declared = experiment_metric_names(experiment);
     EXPECT_EQ(result.metrics.names(), declared);
 
     const auto json = summary_json(experiment, result)["metrics"];

@@ -1,0 +1,154 @@
+#include "sim/serving/serving_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "sim/metrics/power_series.h"
+#include "sim/serving/serving_spec.h"
+
+namespace dse {
+namespace {
+
+bool any_slo(const ServingSpec& spec) {
+  return std::any_of(spec.tenants.begin(), spec.tenants.end(), [](const auto& t) { return t.slo_ms.has_value(); });
+}
+
+TimePs to_ps(double s) { return checked_ps(s * 1e12, "a serving window bound"); }
+
+// The integral of the series' SM clock over [0, end], MHz s.
+double clock_integral(const std::vector<PowerSample>& series, TimePs end_ps) {
+  double sum = 0;
+  for (std::size_t i = 0; i < series.size() && series[i].start_ps < end_ps; ++i) {
+    const TimePs until = i + 1 < series.size() ? std::min(series[i + 1].start_ps, end_ps) : end_ps;
+    sum += series[i].sm_clock_mhz * ps_to_ms(until - series[i].start_ps) * 1e-3;
+  }
+  return sum;
+}
+
+struct TenantStats {
+  std::vector<double> latency_ms;
+  std::vector<double> queue_ms;
+  std::size_t within_slo = 0;
+};
+
+}  // namespace
+
+double nearest_rank_percentile(std::vector<double>& values, double p) {
+  if (values.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
+  const std::size_t k = std::clamp<std::size_t>(rank, 1, values.size()) - 1;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
+
+std::vector<std::string> serving_metric_names(const Experiment& experiment) {
+  const ServingSpec& spec = *experiment.serving;
+  std::vector<std::string> names = {"requests",       "throughput_per_s", "latency_mean_ms", "latency_p50_ms",
+                                    "latency_p95_ms", "latency_p99_ms",   "latency_max_ms",  "queue_delay_mean_ms"};
+  if (any_slo(spec))
+    for (const char* name : {"goodput_per_s", "slo_violation_rate"}) names.emplace_back(name);
+  for (const char* name : {"batch_mean", "energy_j", "power_avg_w", "power_peak_w", "energy_per_inference_j",
+                           "perf_per_w", "sm_clock_mhz", "tdp_w", "perf_per_tdp"})
+    names.emplace_back(name);
+  if (spec.power_cap_w)
+    for (const char* name : {"power_cap_w", "periods_over_cap_share", "batches_over_cap_share"})
+      names.emplace_back(name);
+  if (spec.tenants.size() >= 2)
+    for (std::size_t i = 0; i < spec.tenants.size(); ++i) {
+      names.push_back(per_model_metric("throughput_per_s_model<I>", i));
+      names.push_back(per_model_metric("latency_p99_ms_model<I>", i));
+    }
+  return names;
+}
+
+void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Experiment& experiment) {
+  const ServingSpec& spec = *experiment.serving;
+  const double start = trace.window_start_s, end = std::max(trace.window_end_s, start + 1e-12);
+  const double span_s = end - start;
+
+  std::vector<TenantStats> tenants(spec.tenants.size());
+  std::vector<double> all_latency, all_queue;
+  std::size_t within_slo = 0;
+  for (const ServedRequest& r : trace.requests) {
+    if (r.arrival_s < start || r.end_s < 0 || r.end_s > end) continue;
+    TenantStats& t = tenants[r.tenant];
+    const double latency_ms = r.latency_s() * 1e3;
+    t.latency_ms.push_back(latency_ms);
+    t.queue_ms.push_back((r.start_s - r.ready_s) * 1e3);
+    const auto& slo = spec.tenants[r.tenant].slo_ms;
+    if (!slo || latency_ms <= *slo) ++t.within_slo, ++within_slo;
+    all_latency.push_back(latency_ms);
+    all_queue.push_back(t.queue_ms.back());
+  }
+  const auto count = static_cast<double>(all_latency.size());
+  const auto mean = [](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  };
+  MetricTable& m = result.metrics;
+  m.set("requests", count);
+  m.set("throughput_per_s", count / span_s);
+  m.set("latency_mean_ms", mean(all_latency));
+  const double max_ms = all_latency.empty() ? 0 : *std::max_element(all_latency.begin(), all_latency.end());
+  m.set("latency_p50_ms", nearest_rank_percentile(all_latency, 0.50));
+  m.set("latency_p95_ms", nearest_rank_percentile(all_latency, 0.95));
+  m.set("latency_p99_ms", nearest_rank_percentile(all_latency, 0.99));
+  m.set("latency_max_ms", max_ms);
+  m.set("queue_delay_mean_ms", mean(all_queue));
+  if (any_slo(spec)) {
+    m.set("goodput_per_s", static_cast<double>(within_slo) / span_s);
+    m.set("slo_violation_rate", count > 0 ? 1.0 - static_cast<double>(within_slo) / count : 0.0);
+  }
+
+  double batch_sum = 0, batch_count = 0, batches_over = 0;
+  for (const ServedBatch& b : trace.batches) {
+    if (b.start_s < start || b.start_s > end) continue;
+    batch_sum += b.size, batch_count += 1;
+    if (spec.power_cap_w && b.logged_power_w > *spec.power_cap_w) batches_over += 1;
+  }
+  m.set("batch_mean", batch_count > 0 ? batch_sum / batch_count : 0.0);
+
+  const TimePs start_ps = to_ps(start), end_ps = to_ps(end);
+  const double energy_j =
+      result.power.empty() ? 0.0 : series_energy_j(result.power, end_ps) - series_energy_j(result.power, start_ps);
+  double peak_w = 0;
+  for (const SensorSample& s : trace.sensor)
+    if (s.time_s > start && s.time_s <= end) peak_w = std::max(peak_w, s.power_w);
+  const double avg_w = energy_j / span_s;
+  const double throughput = count / span_s;
+  m.set("energy_j", energy_j);
+  m.set("power_avg_w", avg_w);
+  m.set("power_peak_w", peak_w);
+  m.set("energy_per_inference_j", count > 0 ? energy_j / count : 0.0);
+  m.set("perf_per_w", avg_w > 0 ? throughput / avg_w : 0.0);
+  const double clock = result.power.empty()
+                           ? 0.0
+                           : (clock_integral(result.power, end_ps) - clock_integral(result.power, start_ps)) / span_s;
+  m.set("sm_clock_mhz", clock);
+  const double tdp_w = experiment.device->cheap_metrics().find("tdp_w").value_or(0.0);
+  m.set("tdp_w", tdp_w);
+  m.set("perf_per_tdp", tdp_w > 0 ? throughput / tdp_w : 0.0);
+
+  if (spec.power_cap_w) {
+    const double cap = *spec.power_cap_w, period = spec.control_period_s;
+    // Consecutive control periods of the window; one is over the cap when a reading in it is.
+    const auto periods = static_cast<std::size_t>(std::max(1.0, std::ceil(span_s / period)));
+    std::vector<char> over(periods, 0);
+    for (const SensorSample& s : trace.sensor) {
+      if (s.time_s <= start || s.time_s > end || s.power_w <= cap) continue;
+      over[std::min(periods - 1, static_cast<std::size_t>((s.time_s - start) / period))] = 1;
+    }
+    m.set("power_cap_w", cap);
+    m.set("periods_over_cap_share",
+          static_cast<double>(std::count(over.begin(), over.end(), 1)) / static_cast<double>(periods));
+    m.set("batches_over_cap_share", batch_count > 0 ? batches_over / batch_count : 0.0);
+  }
+  if (spec.tenants.size() >= 2)
+    for (std::size_t i = 0; i < spec.tenants.size(); ++i) {
+      m.set(per_model_metric("throughput_per_s_model<I>", i),
+            static_cast<double>(tenants[i].latency_ms.size()) / span_s);
+      m.set(per_model_metric("latency_p99_ms_model<I>", i), nearest_rank_percentile(tenants[i].latency_ms, 0.99));
+    }
+}
+
+}  // namespace dse

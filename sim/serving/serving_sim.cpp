@@ -1,0 +1,474 @@
+#include "sim/serving/serving_sim.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <memory>
+
+#include "sim/serving/batch_cost_table.h"
+#include "sim/serving/serving_metrics.h"
+#include "sim/serving/serving_spec.h"
+#include "sim/serving/serving_trace.h"
+
+namespace dse {
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// The batch sizes the model-based governor's oracle weighs (every size would cost a pass each):
+// powers of two and the steps between them, up to the largest batch.
+std::vector<int> oracle_batches(int max_batch) {
+  std::vector<int> sizes;
+  for (const int b : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256, 384, 512, 768, 1024})
+    if (b <= max_batch) sizes.push_back(b);
+  if (sizes.empty() || sizes.back() != max_batch) sizes.push_back(max_batch);
+  return sizes;
+}
+
+struct TenantState {
+  std::unique_ptr<ArrivalProcess> arrivals;
+  std::unique_ptr<BatchingPolicy> policy;
+  std::deque<std::size_t> queue;  // ready requests, oldest first
+  int free_instances = 1;
+  std::vector<int> instance_busy;  // per instance: 1 while it runs a batch
+  // Host stage.
+  std::deque<std::size_t> host_queue;
+  int host_busy = 0;
+  bool closed = false;  // no request will arrive any more
+  double pending_wake_s = kNever;
+};
+
+struct RunningBatch {
+  std::size_t batch_index = 0;  // into trace.batches
+  std::vector<std::size_t> requests;
+  BatchCost cost;
+  double remaining_s = 0;  // of solo work
+};
+
+class ServingRun {
+ public:
+  ServingRun(const Experiment& experiment, WallDeadline deadline)
+      : experiment_(experiment),
+        spec_(*experiment.serving),
+        costs_(experiment, spec_, deadline),
+        rng_(spec_.seed),
+        trace_(std::make_shared<ServingTrace>()) {
+    engine_.set_deadline(deadline);
+  }
+
+  RunResult run();
+
+ private:
+  double now_s() const { return static_cast<double>(engine_.now()) * 1e-12; }
+  void at_s(double time_s, Engine::Action action) {
+    engine_.schedule_at(std::max(engine_.now(), checked_ps(time_s * 1e12, "a serving event time")), std::move(action));
+  }
+
+  // Arrivals.
+  void schedule_arrival(std::size_t tenant, double time_s);
+  void arrive(std::size_t tenant);
+  void close_arrivals(std::size_t tenant);
+  bool limit_reached() const { return spec_.requests && issued_ >= *spec_.requests; }
+  void host_start(std::size_t tenant, std::size_t request);
+  void ready(std::size_t tenant, std::size_t request);
+  bool draining(const TenantState& t) const { return t.closed && t.host_queue.empty() && t.host_busy == 0; }
+
+  // Dispatch and the GPU.
+  void dispatch(std::size_t tenant);
+  void wake(std::size_t tenant, double time_s);
+  void start_batch(std::size_t tenant, int size);
+  void advance();  // brings work done and energy up to now
+  void reschedule_completion();
+  void complete_done();
+  double speed() const;
+  double board_w() const;
+  void power_changed();
+  int clock_level() const { return knobs_.clock_level; }
+  double clock_mhz() const;
+
+  // The governor and the sensor.
+  void maybe_act();
+  void apply(const ServingKnobs& knobs);
+  void sense();
+  bool finished() const;
+
+  const Experiment& experiment_;
+  const ServingSpec& spec_;
+  BatchCostTable costs_;
+  ServingRng rng_;
+  Engine engine_;
+  std::shared_ptr<ServingTrace> trace_;
+  std::vector<TenantState> tenants_;
+  std::vector<RunningBatch> running_;
+  RunResult result_;
+
+  std::int64_t issued_ = 0, completed_ = 0;
+  double idle_w_ = 0;
+  double last_advance_s_ = 0;
+  double energy_j_ = 0;  // since the start
+  std::uint64_t completion_generation_ = 0;
+  double hold_until_s_ = 0;    // dispatch waits for a clock change until then
+  double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at
+
+  std::unique_ptr<Governor> governor_;
+  ServingKnobs knobs_;
+  double last_action_s_ = 0;
+  double window_max_w_ = -1;  // highest reading since the governor last acted (-1: none)
+  double last_sample_energy_j_ = 0;
+  double last_sample_w_ = 0;
+  std::vector<std::size_t> latencies_since_action_;  // requests completed since then
+};
+
+// --- arrivals ----------------------------------------------------------------------------------
+
+void ServingRun::schedule_arrival(std::size_t tenant, double time_s) {
+  if (tenants_[tenant].closed) return;
+  if (spec_.duration_s && time_s > *spec_.duration_s) {
+    // The open chain ends here; a closed loop's clients stop at duration_s (an event closes them).
+    if (!tenants_[tenant].arrivals->closed_loop()) close_arrivals(tenant);
+    return;
+  }
+  at_s(time_s, [this, tenant] { arrive(tenant); });
+}
+
+void ServingRun::close_arrivals(std::size_t tenant) {
+  TenantState& t = tenants_[tenant];
+  if (t.closed) return;
+  t.closed = true;
+  dispatch(tenant);  // a partial batch may go now
+}
+
+void ServingRun::arrive(std::size_t tenant) {
+  TenantState& t = tenants_[tenant];
+  if (t.closed || limit_reached()) return;
+  const double now = now_s();
+  const std::size_t request = trace_->requests.size();
+  trace_->requests.push_back({static_cast<std::uint32_t>(tenant), now, now, -1, -1, 0});
+  ++issued_;
+  if (const auto next = t.arrivals->after_arrival_s(now, rng_))
+    schedule_arrival(tenant, *next);
+  else if (!t.arrivals->closed_loop())
+    close_arrivals(tenant);  // a trace ran out
+  if (limit_reached())
+    for (std::size_t i = 0; i < tenants_.size(); ++i) close_arrivals(i);
+  if (spec_.tenants[tenant].host)
+    host_start(tenant, request);
+  else
+    ready(tenant, request);
+}
+
+void ServingRun::host_start(std::size_t tenant, std::size_t request) {
+  TenantState& t = tenants_[tenant];
+  const HostStage& host = *spec_.tenants[tenant].host;
+  if (t.host_busy >= host.workers) {
+    t.host_queue.push_back(request);
+    return;
+  }
+  ++t.host_busy;
+  at_s(now_s() + host.per_item_s, [this, tenant, request] {
+    TenantState& state = tenants_[tenant];
+    --state.host_busy;
+    if (!state.host_queue.empty()) {
+      const std::size_t next = state.host_queue.front();
+      state.host_queue.pop_front();
+      host_start(tenant, next);
+    }
+    ready(tenant, request);
+  });
+}
+
+void ServingRun::ready(std::size_t tenant, std::size_t request) {
+  trace_->requests[request].ready_s = now_s();
+  tenants_[tenant].queue.push_back(request);
+  dispatch(tenant);
+}
+
+// --- dispatch ------------------------------------------------------------------------------------
+
+void ServingRun::wake(std::size_t tenant, double time_s) {
+  TenantState& t = tenants_[tenant];
+  if (t.pending_wake_s <= time_s && t.pending_wake_s > now_s()) return;  // an earlier wake will ask again
+  t.pending_wake_s = time_s;
+  at_s(time_s, [this, tenant, time_s] {
+    if (tenants_[tenant].pending_wake_s == time_s) tenants_[tenant].pending_wake_s = kNever;
+    dispatch(tenant);
+  });
+}
+
+void ServingRun::dispatch(std::size_t tenant) {
+  TenantState& t = tenants_[tenant];
+  while (t.free_instances > 0 && !t.queue.empty()) {
+    if (now_s() + 1e-12 < hold_until_s_) {
+      wake(tenant, hold_until_s_);
+      return;
+    }
+    if (governor_ && tenant == spec_.governed_tenant) {
+      maybe_act();
+      if (now_s() + 1e-12 < hold_until_s_) continue;  // the clock is changing
+    }
+    // A wake-up's time came back from picoseconds a rounding error early: a picosecond of slack.
+    const BatchQueueView view{t.queue.size(), trace_->requests[t.queue.front()].ready_s, now_s() + 1e-12, draining(t)};
+    const BatchDecision decision = t.policy->decide(view);
+    if (decision.take <= 0) {
+      if (decision.wake_at_s) wake(tenant, *decision.wake_at_s);
+      return;
+    }
+    start_batch(tenant, std::min<int>(decision.take, static_cast<int>(t.queue.size())));
+  }
+}
+
+double ServingRun::clock_mhz() const {
+  return clock_level() >= 0 ? spec_.clock_levels_mhz[static_cast<std::size_t>(clock_level())] : 0.0;
+}
+
+void ServingRun::start_batch(std::size_t tenant, int size) {
+  advance();
+  TenantState& t = tenants_[tenant];
+  RunningBatch batch;
+  batch.cost = costs_.at(tenant, size, clock_level());
+  batch.remaining_s = batch.cost.latency_s;
+  const double now = now_s();
+  for (int i = 0; i < size; ++i) {
+    const std::size_t request = t.queue.front();
+    t.queue.pop_front();
+    trace_->requests[request].start_s = now;
+    trace_->requests[request].batch = size;
+    batch.requests.push_back(request);
+  }
+  const auto instance = std::find(t.instance_busy.begin(), t.instance_busy.end(), 0) - t.instance_busy.begin();
+  t.instance_busy[static_cast<std::size_t>(instance)] = 1;
+  --t.free_instances;
+  batch.batch_index = trace_->batches.size();
+  trace_->batches.push_back({static_cast<std::uint32_t>(tenant), static_cast<std::int32_t>(instance), size, now, -1,
+                             batch.cost.clock_mhz, 0});
+  running_.push_back(std::move(batch));
+  power_changed();
+  reschedule_completion();
+}
+
+double ServingRun::speed() const {
+  double share = 0;
+  for (const RunningBatch& b : running_) share += b.cost.gpu_share;
+  return 1.0 / std::max(1.0, share);
+}
+
+double ServingRun::board_w() const {
+  if (running_.empty()) return idle_w_;
+  double static_w = 0, dynamic_w = 0;
+  for (const RunningBatch& b : running_) {
+    static_w = std::max(static_w, b.cost.static_w);  // one chip: leakage once, at the clock it runs
+    dynamic_w += b.cost.dynamic_w;
+  }
+  return idle_w_ + static_w + dynamic_w * speed();
+}
+
+void ServingRun::power_changed() {
+  const TimePs now = engine_.now();
+  const double watts = board_w();
+  if (!running_.empty()) last_clock_mhz_ = running_.back().cost.clock_mhz;
+  const double mhz = clock_level() >= 0 ? clock_mhz() : last_clock_mhz_;
+  auto& series = result_.power;
+  if (!series.empty() && series.back().start_ps == now) {
+    series.back().watts = watts;
+    series.back().sm_clock_mhz = mhz;
+  } else if (series.empty() || series.back().watts != watts || series.back().sm_clock_mhz != mhz) {
+    series.push_back({now, watts, mhz});
+  }
+}
+
+void ServingRun::advance() {
+  const double now = now_s();
+  const double dt = now - last_advance_s_;
+  if (dt > 0) {
+    energy_j_ += board_w() * dt;
+    const double s = speed();
+    for (RunningBatch& b : running_) b.remaining_s -= dt * s;
+  }
+  last_advance_s_ = now;
+}
+
+void ServingRun::reschedule_completion() {
+  ++completion_generation_;
+  if (running_.empty()) return;
+  double first = kNever;
+  for (const RunningBatch& b : running_) first = std::min(first, b.remaining_s);
+  const std::uint64_t generation = completion_generation_;
+  at_s(now_s() + std::max(0.0, first) / speed(), [this, generation] {
+    if (generation == completion_generation_) complete_done();
+  });
+}
+
+void ServingRun::complete_done() {
+  advance();
+  const double now = now_s();
+  std::vector<std::size_t> freed;
+  // A picosecond of rounding in the event time leaves a sliver of work: done within 1 ns.
+  for (std::size_t i = 0; i < running_.size();) {
+    if (running_[i].remaining_s > 1e-9) {
+      ++i;
+      continue;
+    }
+    RunningBatch batch = std::move(running_[i]);
+    running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
+    ServedBatch& record = trace_->batches[batch.batch_index];
+    record.end_s = now;
+    record.logged_power_w = governor_ && governor_->period_s() > 0 ? std::max(0.0, window_max_w_) : last_sample_w_;
+    TenantState& t = tenants_[record.tenant];
+    t.instance_busy[static_cast<std::size_t>(record.instance)] = 0;
+    ++t.free_instances;
+    double worst_s = 0;
+    for (const std::size_t r : batch.requests) {
+      ServedRequest& request = trace_->requests[r];
+      request.end_s = now;
+      worst_s = std::max(worst_s, request.latency_s());
+      ++completed_;
+      if (record.tenant == spec_.governed_tenant) latencies_since_action_.push_back(r);
+      if (const auto next = t.arrivals->after_completion_s(now, rng_)) schedule_arrival(record.tenant, *next);
+    }
+    t.policy->on_batch_done(record.size, worst_s * 1e3, (now - record.start_s) * 1e3);
+    freed.push_back(record.tenant);
+  }
+  power_changed();
+  reschedule_completion();
+  for (const std::size_t tenant : freed) dispatch(tenant);
+}
+
+// --- governor and sensor -------------------------------------------------------------------------
+
+void ServingRun::apply(const ServingKnobs& knobs) {
+  TenantState& t = tenants_[spec_.governed_tenant];
+  t.policy->set_batch(knobs.batch);
+  const bool clock_changed = knobs.clock_level != knobs_.clock_level;
+  knobs_ = {t.policy->batch(), knobs.clock_level};
+  if (clock_changed) {
+    hold_until_s_ = std::max(hold_until_s_, now_s() + spec_.clock_change_s);
+    advance();
+    power_changed();
+  }
+}
+
+void ServingRun::maybe_act() {
+  const double period = governor_->period_s();
+  const double now = now_s();
+  if (period <= 0 || now - last_action_s_ <= period || window_max_w_ < 0) return;
+  GovernorReading reading;
+  reading.now_s = now;
+  reading.power_w = window_max_w_;
+  reading.current = knobs_;
+  if (!latencies_since_action_.empty()) {
+    std::vector<double> ms;
+    ms.reserve(latencies_since_action_.size());
+    for (const std::size_t r : latencies_since_action_) ms.push_back(trace_->requests[r].latency_s() * 1e3);
+    const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(ms.size()))) - 1;
+    std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(k), ms.end());
+    reading.latency_p99_ms = ms[k];
+  }
+  const ServingKnobs before = knobs_;
+  const double before_mhz = clock_mhz();
+  apply(governor_->decide(reading));
+  trace_->actions.push_back({now, window_max_w_, before.batch, knobs_.batch, before_mhz, clock_mhz()});
+  last_action_s_ = now;
+  window_max_w_ = -1;
+  latencies_since_action_.clear();
+}
+
+bool ServingRun::finished() const {
+  if (completed_ < issued_) return false;
+  return std::all_of(tenants_.begin(), tenants_.end(), [](const TenantState& t) { return t.closed; });
+}
+
+void ServingRun::sense() {
+  advance();
+  const double watts = (energy_j_ - last_sample_energy_j_) / spec_.sensor_period_s;
+  last_sample_energy_j_ = energy_j_;
+  last_sample_w_ = watts;
+  window_max_w_ = std::max(window_max_w_, watts);
+  const double mhz = clock_level() >= 0 ? clock_mhz() : last_clock_mhz_;
+  trace_->sensor.push_back({now_s(), watts, mhz});
+  if (!finished()) at_s(now_s() + spec_.sensor_period_s, [this] { sense(); });
+}
+
+// --- the run -------------------------------------------------------------------------------------
+
+RunResult ServingRun::run() {
+  const std::size_t n = spec_.tenants.size();
+  tenants_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    TenantState& t = tenants_[i];
+    t.arrivals = spec_.make_arrivals(i);
+    t.policy = spec_.make_batching(i);
+    t.free_instances = spec_.tenants[i].instances;
+    t.instance_busy.assign(static_cast<std::size_t>(t.free_instances), 0);
+    trace_->tenant_models.push_back(spec_.tenants[i].model);
+  }
+
+  GovernorContext context = spec_.governor_context();
+  const std::size_t governed = spec_.governed_tenant;
+  const int max_batch = context.max_batch;
+  context.best_setting = [this, governed, max_batch](double cap_w,
+                                                     std::optional<double> slo_ms) -> std::optional<ServingKnobs> {
+    // Highest throughput whose average power keeps under the cap and whose batch takes at most
+    // half the SLO (a request may wait one batch, then run in the next: Nexus, SOSP'19, sec. 6.1).
+    std::optional<ServingKnobs> best;
+    double best_rate = 0;
+    const int levels = std::max<int>(1, static_cast<int>(spec_.clock_levels_mhz.size()));
+    for (const int b : oracle_batches(max_batch))
+      for (int c = 0; c < levels; ++c) {
+        const int level = spec_.clock_levels_mhz.empty() ? -1 : c;
+        const BatchCost& cost = costs_.at(governed, b, level);
+        if (cost.power_w() > cap_w) continue;
+        if (slo_ms && cost.latency_s * 1e3 > 0.5 * *slo_ms) continue;
+        const double rate = b / cost.latency_s;
+        if (rate > best_rate) best_rate = rate, best = ServingKnobs{b, level};
+      }
+    return best;
+  };
+  context.predicted_power_w = [this, governed](const ServingKnobs& knobs) {
+    return costs_.at(governed, knobs.batch, knobs.clock_level).power_w();
+  };
+  governor_ = spec_.make_governor(context);
+  if (governor_) {
+    trace_->governor = spec_.governor->at("name", "").as<std::string>();
+    trace_->power_cap_w = governor_->power_cap_w();
+    knobs_ = governor_->initial();
+    tenants_[governed].policy->set_batch(knobs_.batch);
+    knobs_.batch = tenants_[governed].policy->batch();
+  }
+  idle_w_ = costs_.idle_w();
+  power_changed();
+
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const double time_s : tenants_[i].arrivals->initial_s(rng_)) schedule_arrival(i, time_s);
+    if (spec_.duration_s && tenants_[i].arrivals->closed_loop())
+      at_s(*spec_.duration_s, [this, i] { close_arrivals(i); });
+  }
+  at_s(spec_.sensor_period_s, [this] { sense(); });
+  engine_.run();
+  advance();
+
+  trace_->end_s = now_s();
+  trace_->window_start_s = spec_.warmup_s;
+  trace_->window_end_s = spec_.duration_s ? *spec_.duration_s : trace_->end_s;
+  trace_->passes_simulated = costs_.passes_simulated();
+  result_.makespan_ps = engine_.now();
+  result_.idle_w = idle_w_;
+  add_serving_metrics(result_, *trace_, experiment_);
+  result_.serving = trace_;
+  return std::move(result_);
+}
+
+}  // namespace
+
+RunResult run_serving(const Experiment& experiment, WallDeadline deadline) {
+  if (!experiment.serving) throw std::logic_error("run_serving: the experiment has no serving block");
+  RunResult result = ServingRun(experiment, deadline).run();
+  result.experiment = experiment.name;
+  result.device_kind = experiment.device->kind();
+  result.device = experiment.device->name();
+  result.timing_model = experiment.device->timing_model();
+  result.calibration = experiment.device->calibration();
+  return result;
+}
+
+}  // namespace dse

@@ -1,0 +1,131 @@
+#include "sim/serving/serving_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace dse {
+namespace {
+
+// Clock levels: the block's list (ascending, positive), or the device's clock table.
+std::vector<double> read_clock_levels(const ConfigNode& serving, const Device& device) {
+  std::vector<double> levels;
+  if (const ConfigNode* list = serving.find("clock_levels_mhz")) {
+    for (const ConfigNode& item : list->items()) {
+      const double mhz = item.as<double>();
+      if (!(mhz >= 1 && mhz <= 100000))
+        item.fail(fmt::format("expected a clock in MHz (1 to 100000), found {:g}", mhz));
+      if (!levels.empty() && mhz <= levels.back())
+        item.fail(fmt::format("expected clock levels in ascending order, found {:g} after {:g}", mhz, levels.back()));
+      levels.push_back(mhz);
+    }
+    if (levels.empty()) list->fail("expected at least one clock level, found an empty sequence");
+    if (!device.supported_values("device.sm_clock_mhz"))
+      list->fail("this device has no SM clock to set; remove clock_levels_mhz");
+    return levels;
+  }
+  if (const auto table = device.supported_values("device.sm_clock_mhz")) {
+    for (const std::string& text : *table) levels.push_back(std::stod(text));
+    std::sort(levels.begin(), levels.end());
+  }
+  return levels;
+}
+
+std::optional<HostStage> read_host(const ConfigNode& tenant) {
+  const ConfigNode* host = tenant.find("host");
+  if (!host) return std::nullopt;
+  host->expect_map("a host stage: {per_item_ms, workers}");
+  HostStage stage;
+  stage.per_item_s = host->param<double>("per_item_ms").in_range(0, 1e6).required() * 1e-3;
+  stage.workers = host->param<int>("workers").in_range(1, 1 << 20).with_default(1);
+  return stage;
+}
+
+ServingTenantSpec read_tenant(const ConfigNode& tenant, const ConfigNode& model_entry, const std::string& config_file) {
+  tenant.expect_map("a tenant: {arrivals, slo_ms, batching, instances, host}");
+  ServingTenantSpec spec;
+  spec.model_entry = model_entry;
+  spec.model = model_entry.is_map() && model_entry.has("name") ? model_entry.at("name", "").as<std::string>() : "";
+  spec.slo_ms = tenant.param<double>("slo_ms").in_range(1e-6, 1e9).optional();
+  spec.instances = tenant.param<int>("instances").in_range(1, 64).with_default(1);
+  spec.host = read_host(tenant);
+  const ConfigNode& arrivals =
+      tenant.at("arrivals", "the tenant's request arrivals, e.g. {name: poisson, rate_per_s: 100}");
+  (void)dse::make_arrivals(arrivals, config_file);  // validates (and marks) the block's keys
+  spec.arrivals = arrivals;
+  const ConfigNode& batching = tenant.at("batching", "the tenant's batching policy, e.g. {name: fixed, batch: 8}");
+  spec.max_batch = dse::make_batching(batching, spec.slo_ms)->max_batch();
+  spec.batching = batching;
+  return spec;
+}
+
+}  // namespace
+
+std::unique_ptr<ArrivalProcess> ServingSpec::make_arrivals(std::size_t tenant) const {
+  return dse::make_arrivals(tenants.at(tenant).arrivals, config_file);
+}
+
+std::unique_ptr<BatchingPolicy> ServingSpec::make_batching(std::size_t tenant) const {
+  return dse::make_batching(tenants.at(tenant).batching, tenants.at(tenant).slo_ms);
+}
+
+std::unique_ptr<Governor> ServingSpec::make_governor(const GovernorContext& context) const {
+  return governor ? dse::make_governor(*governor, context) : nullptr;
+}
+
+GovernorContext ServingSpec::governor_context() const {
+  GovernorContext context;
+  context.max_batch = tenants.at(governed_tenant).max_batch;
+  context.clock_levels_mhz = clock_levels_mhz;
+  context.default_clock_level = clock_levels_mhz.empty() ? -1 : static_cast<int>(clock_levels_mhz.size()) - 1;
+  context.slo_ms = tenants.at(governed_tenant).slo_ms;
+  return context;
+}
+
+std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, const ConfigNode& models,
+                                                     const std::string& config_file, const Device& device) {
+  serving.expect_map("the serving run: {duration_s or requests, tenants, governor, ...}");
+  auto spec = std::make_shared<ServingSpec>();
+  spec->config_file = config_file;
+  spec->duration_s = serving.param<double>("duration_s").in_range(1e-6, 1e7).optional();
+  spec->requests = serving.param<std::int64_t>("requests").in_range(1, std::int64_t{1} << 40).optional();
+  if (spec->duration_s.has_value() == spec->requests.has_value())
+    serving.fail(spec->duration_s ? "expected one of duration_s and requests, found both"
+                                  : "expected how long the run lasts: duration_s (simulated seconds) or requests");
+  spec->warmup_s = serving.param<double>("warmup_s").in_range(0, 1e7).with_default(0.0);
+  if (spec->duration_s && spec->warmup_s >= *spec->duration_s)
+    serving.find("warmup_s")
+        ->fail(fmt::format("expected a warm-up shorter than duration_s ({:g} s), found {:g} s", *spec->duration_s,
+                           spec->warmup_s));
+  spec->seed = static_cast<std::uint64_t>(
+      serving.param<std::int64_t>("seed").in_range(0, std::numeric_limits<std::int64_t>::max()).with_default(1));
+  spec->sensor_period_s = serving.param<double>("sensor_period_s").in_range(1e-4, 60).with_default(0.1);
+  spec->clock_change_s = serving.param<double>("clock_change_ms").in_range(0, 1e5).with_default(0.0) * 1e-3;
+  spec->clock_levels_mhz = read_clock_levels(serving, device);
+
+  const ConfigNode& tenants = serving.at("tenants", "a sequence with one tenant per model of workload.models");
+  if (tenants.items().size() != models.items().size())
+    tenants.fail(fmt::format("expected one tenant per model of workload.models ({}), found {}", models.items().size(),
+                             tenants.items().size()));
+  for (std::size_t i = 0; i < tenants.items().size(); ++i)
+    spec->tenants.push_back(read_tenant(tenants.items()[i], models.items()[i], config_file));
+
+  if (const ConfigNode* governor = serving.find("governor")) {
+    governor->expect_map("a governor: {name, power_cap_w, tenant, ...}");
+    spec->governed_tenant = static_cast<std::size_t>(
+        governor->param<int>("tenant").in_range(0, static_cast<int>(spec->tenants.size()) - 1).with_default(0));
+    GovernorContext context = spec->governor_context();
+    // Validation only: the model oracles are the run's (sim/serving/serving_sim.cpp).
+    context.best_setting = [](double, std::optional<double>) { return std::optional<ServingKnobs>(); };
+    context.predicted_power_w = [](const ServingKnobs&) { return 0.0; };
+    const auto check = dse::make_governor(*governor, context);
+    spec->power_cap_w = check->power_cap_w();
+    if (check->period_s() > 0) spec->control_period_s = check->period_s();
+    spec->governor = *governor;
+  }
+  return spec;
+}
+
+}  // namespace dse

@@ -1,0 +1,65 @@
+// What a serving run records over time: every request, every batch, every power-sensor sample and
+// every governor action. The metrics of a serving run (sim/serving/serving_metrics.h), the HDF5
+// /requests and /serving groups and the Chrome trace's counters all come from it. Times are
+// simulated seconds from the start of the run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dse {
+
+struct ServedRequest {
+  std::uint32_t tenant = 0;
+  double arrival_s = 0;    // sent by its client
+  double ready_s = 0;      // done on the host (= arrival_s without a host stage)
+  double start_s = -1;     // its batch started on the GPU (-1: never served)
+  double end_s = -1;       // its batch finished
+  std::int32_t batch = 0;  // the size of the batch it ran in
+  double latency_s() const { return end_s - arrival_s; }
+};
+
+struct ServedBatch {
+  std::uint32_t tenant = 0;
+  std::int32_t instance = 0;
+  std::int32_t size = 0;
+  double start_s = 0;
+  double end_s = 0;
+  double clock_mhz = 0;  // the SM clock it ran at (0 for devices without one)
+  // What the BatchDVFS paper's code logs with a batch: the highest sensor reading since the
+  // governor last acted, W (the latest reading without a governor; 0 before the first reading).
+  double logged_power_w = 0;
+};
+
+// One reading of the power sensor: the board power averaged over the sensor period ending at
+// time_s, as nvidia-smi's power.draw is.
+struct SensorSample {
+  double time_s = 0;
+  double power_w = 0;
+  double clock_mhz = 0;
+};
+
+struct GovernorAction {
+  double time_s = 0;
+  double reading_w = 0;  // the highest reading since the previous action (what it acted on)
+  int batch_before = 0, batch_after = 0;
+  double clock_before_mhz = 0, clock_after_mhz = 0;
+};
+
+struct ServingTrace {
+  std::vector<std::string> tenant_models;
+  std::vector<ServedRequest> requests;  // in arrival order
+  std::vector<ServedBatch> batches;     // in start order
+  std::vector<SensorSample> sensor;
+  std::vector<GovernorAction> actions;
+  std::string governor;               // its registry name; "" without one
+  std::optional<double> power_cap_w;  // the governor's cap
+  double window_start_s = 0;          // metrics count what arrives and completes in [start, end]
+  double window_end_s = 0;
+  double end_s = 0;                  // the last request completed
+  std::size_t passes_simulated = 0;  // distinct (tenant, batch, clock) passes the device simulated
+};
+
+}  // namespace dse
