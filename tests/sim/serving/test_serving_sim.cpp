@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"
 #include "sim/run/simulation.h"
 #include "sim/serving/serving_trace.h"
+#include "tests/cli/cli_runner.h"
 
 namespace dse {
 namespace {
@@ -204,6 +207,21 @@ TEST(ServingSim, BadServingBlocksNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of(head + "    duration_s: 1\n    tenant_count: 1\n" + tenant + tail).find("tenant_count"),
             std::string::npos);
+}
+
+TEST(ServingSim, TheCliRunsTheExampleAndRejectsABadSlo) {
+  const test::CliResult ok =
+      test::run_dse("run " + test::source_path("configs/experiments/serving_resnet50_dynamic.yaml") +
+                    " -p workload.serving.duration_s=10 -p output=~ --json -q");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const auto metrics = nlohmann::json::parse(ok.out)["metrics"];
+  EXPECT_NEAR(metrics["throughput_per_s"].get<double>() / 4000.0, 1.0, 0.05);
+  EXPECT_GT(metrics["latency_p99_ms"].get<double>(), metrics["latency_p50_ms"].get<double>());
+  const test::CliResult bad =
+      test::run_dse("run " + test::source_path("configs/experiments/serving_resnet50_dynamic.yaml") +
+                    " -p workload.serving.tenants[0].slo_ms=-3 -p output=~");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("workload.serving.tenants[0].slo_ms"), std::string::npos) << bad.err;
 }
 
 }  // namespace
