@@ -50,6 +50,7 @@ std::string metric_text(const MetricTable::Entry& entry) {
   if (unit == "B") return si(entry.value) + " B";
   if (unit == "count") return fmt::format("{:.0f}", entry.value);
   if (unit == "ratio") return fmt::format("{:.3f}x", entry.value);
+  if (unit == "share") return fmt::format("{:.2f} %", 100 * entry.value);
   if (unit == "1/s/W" || unit == "1/s/mm^2") return fmt::format("{:.3f} {}", entry.value, unit);
   if (unit == "1/s") return fmt::format("{:.1f}", entry.value);
   return fmt::format("{:.1f} {}", entry.value, unit);

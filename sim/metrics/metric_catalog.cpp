@@ -21,7 +21,7 @@ const std::vector<MetricInfo>& metric_catalog() {
        "serving runs"},
       {"goodput_per_s", "1/s", "Requests per second of the window that completed within their tenant's SLO",
        "serving runs with an slo_ms"},
-      {"slo_violation_rate", "ratio", "Share of the window's requests whose latency exceeded their tenant's SLO",
+      {"slo_violation_rate", "share", "Share of the window's requests whose latency exceeded their tenant's SLO",
        "serving runs with an slo_ms"},
       {"latency_mean_ms", "ms", "Mean request latency, arrival to completion (host stage, queue and batch)",
        "serving runs"},
@@ -33,11 +33,11 @@ const std::vector<MetricInfo>& metric_catalog() {
        "serving runs"},
       {"batch_mean", "count", "Mean size of the batches started in the window", "serving runs"},
       {"power_cap_w", "W", "The power cap the serving run's governor holds to", "serving runs with a capped governor"},
-      {"periods_over_cap_share", "ratio",
+      {"periods_over_cap_share", "share",
        "Share of the window's control periods (the governor's period, 3 s where it never acts) in which a power "
        "reading exceeded the cap",
        "serving runs with a capped governor"},
-      {"batches_over_cap_share", "ratio",
+      {"batches_over_cap_share", "share",
        "Share of the window's batches logged over the cap (the highest reading since the governor last acted, as "
        "the BatchDVFS paper logs it)",
        "serving runs with a capped governor"},

@@ -15,8 +15,10 @@
 namespace dse {
 
 struct MetricInfo {
-  std::string name;         // "latency_ms", or a family "latency_ms_model<I>"
-  std::string unit;         // "ms", "1/s", "W", "J", "mm^2", "1/s/W", "1/s/mm^2", "B", "count", "ratio"
+  std::string name;  // "latency_ms", or a family "latency_ms_model<I>"
+  // "ms", "1/s", "W", "J", "mm^2", "1/s/W", "1/s/mm^2", "B", "count", "ratio", or "share" (a fraction
+  // 0..1, printed as a percentage)
+  std::string unit;
   std::string description;  // one sentence: what it measures and over what
   std::string devices;      // which device kinds produce it ("gpu, accelerator", "accelerator")
 };
