@@ -77,7 +77,7 @@ Subcommand add_replay_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   command
-      ->add_option("--governor", options->replay.governor, "batch_dvfs, clipper_power, dvfs_only (dse list governors)")
+      ->add_option("--governor", options->replay.governor, "batch_dvfs, clipper_power, dvfs_only (dse list governor)")
       ->required();
   command
       ->add_option("--clock-levels", options->replay.clock_levels_mhz,
