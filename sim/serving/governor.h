@@ -41,6 +41,9 @@ struct GovernorReading {
   double power_w = 0;  // the highest sensor reading since the governor last acted
   // Latency of the requests completed since it last acted (for SLO-aware governors); empty if none.
   std::optional<double> latency_p99_ms;
+  // Share of the time since it last acted in which the GPU ran a batch (1 where unknown, as in a
+  // replay of a backlog): readings of a part-loaded GPU average its idle gaps in.
+  double busy_share = 1;
   ServingKnobs current;
 };
 

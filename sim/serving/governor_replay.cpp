@@ -189,7 +189,7 @@ ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& o
       }
       if (may_act) {
         Hypothesis a{h.governor->clone(), {}, before.time_s};
-        a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, h.knobs});
+        a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, 1.0, h.knobs});
         if (agrees(a, row)) {
           next.push_back(std::move(a));
           acted = true;
@@ -212,7 +212,7 @@ ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& o
     if (unique.empty()) {
       // Nothing explains the row: report what dse would have done, then take the recorded state.
       Hypothesis a{hypotheses.front().governor->clone(), {}, before.time_s};
-      a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, hypotheses.front().knobs});
+      a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, 1.0, hypotheses.front().knobs});
       report.mismatches.push_back({row.line, before.time_s, before.power_w, state_of(hypotheses.front(), levels),
                                    row.state, state_of(a, levels)});
       a.knobs = {row.state.batch > 0 ? row.state.batch : a.knobs.batch,

@@ -29,7 +29,7 @@ double clock_integral(const std::vector<PowerSample>& series, TimePs end_ps) {
 struct TenantStats {
   std::vector<double> latency_ms;
   std::vector<double> queue_ms;
-  std::size_t within_slo = 0;
+  std::size_t completed = 0;  // completions inside the window
 };
 
 }  // namespace
@@ -67,37 +67,48 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   const double start = trace.window_start_s, end = std::max(trace.window_end_s, start + 1e-12);
   const double span_s = end - start;
 
+  // Throughput counts the completions inside the window. Latencies are those of the requests that
+  // arrived inside it, however late they finished (the run drains its queues after duration_s), so
+  // an overloaded run shows the latency its queue gives rather than only its survivors'.
   std::vector<TenantStats> tenants(spec.tenants.size());
   std::vector<double> all_latency, all_queue;
-  std::size_t within_slo = 0;
+  std::size_t completed = 0, completed_within_slo = 0, arrived_within_slo = 0;
   for (const ServedRequest& r : trace.requests) {
-    if (r.arrival_s < start || r.end_s < 0 || r.end_s > end) continue;
-    TenantStats& t = tenants[r.tenant];
+    if (r.end_s < 0) continue;  // never served (the run was cut short)
     const double latency_ms = r.latency_s() * 1e3;
+    const auto& slo = spec.tenants[r.tenant].slo_ms;
+    const bool meets_slo = !slo || latency_ms <= *slo;
+    TenantStats& t = tenants[r.tenant];
+    if (r.end_s > start && r.end_s <= end) ++completed, completed_within_slo += meets_slo, ++t.completed;
+    if (r.arrival_s < start || r.arrival_s > end) continue;
     t.latency_ms.push_back(latency_ms);
     t.queue_ms.push_back((r.start_s - r.ready_s) * 1e3);
-    const auto& slo = spec.tenants[r.tenant].slo_ms;
-    if (!slo || latency_ms <= *slo) ++t.within_slo, ++within_slo;
+    arrived_within_slo += meets_slo;
     all_latency.push_back(latency_ms);
     all_queue.push_back(t.queue_ms.back());
   }
-  const auto count = static_cast<double>(all_latency.size());
+  const auto count = static_cast<double>(completed);
+  const auto arrived = static_cast<double>(all_latency.size());
   const auto mean = [](const std::vector<double>& v) {
-    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   };
   MetricTable& m = result.metrics;
   m.set("requests", count);
   m.set("throughput_per_s", count / span_s);
-  m.set("latency_mean_ms", mean(all_latency));
-  const double max_ms = all_latency.empty() ? 0 : *std::max_element(all_latency.begin(), all_latency.end());
-  m.set("latency_p50_ms", nearest_rank_percentile(all_latency, 0.50));
-  m.set("latency_p95_ms", nearest_rank_percentile(all_latency, 0.95));
-  m.set("latency_p99_ms", nearest_rank_percentile(all_latency, 0.99));
-  m.set("latency_max_ms", max_ms);
-  m.set("queue_delay_mean_ms", mean(all_queue));
+  // No request in the window: no latency to report (left out, so a constraint on one is unmet
+  // rather than met by a zero).
+  if (!all_latency.empty()) {
+    m.set("latency_mean_ms", mean(all_latency));
+    const double max_ms = *std::max_element(all_latency.begin(), all_latency.end());
+    m.set("latency_p50_ms", nearest_rank_percentile(all_latency, 0.50));
+    m.set("latency_p95_ms", nearest_rank_percentile(all_latency, 0.95));
+    m.set("latency_p99_ms", nearest_rank_percentile(all_latency, 0.99));
+    m.set("latency_max_ms", max_ms);
+    m.set("queue_delay_mean_ms", mean(all_queue));
+  }
   if (any_slo(spec)) {
-    m.set("goodput_per_s", static_cast<double>(within_slo) / span_s);
-    m.set("slo_violation_rate", count > 0 ? 1.0 - static_cast<double>(within_slo) / count : 0.0);
+    m.set("goodput_per_s", static_cast<double>(completed_within_slo) / span_s);
+    if (arrived > 0) m.set("slo_violation_rate", 1.0 - static_cast<double>(arrived_within_slo) / arrived);
   }
 
   double batch_sum = 0, batch_count = 0, batches_over = 0;
@@ -119,7 +130,7 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   m.set("energy_j", energy_j);
   m.set("power_avg_w", avg_w);
   m.set("power_peak_w", peak_w);
-  m.set("energy_per_inference_j", count > 0 ? energy_j / count : 0.0);
+  if (count > 0) m.set("energy_per_inference_j", energy_j / count);  // none completed: none to divide by
   m.set("perf_per_w", avg_w > 0 ? throughput / avg_w : 0.0);
   const double clock = result.power.empty()
                            ? 0.0
@@ -145,9 +156,9 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   }
   if (spec.tenants.size() >= 2)
     for (std::size_t i = 0; i < spec.tenants.size(); ++i) {
-      m.set(per_model_metric("throughput_per_s_model<I>", i),
-            static_cast<double>(tenants[i].latency_ms.size()) / span_s);
-      m.set(per_model_metric("latency_p99_ms_model<I>", i), nearest_rank_percentile(tenants[i].latency_ms, 0.99));
+      m.set(per_model_metric("throughput_per_s_model<I>", i), static_cast<double>(tenants[i].completed) / span_s);
+      if (!tenants[i].latency_ms.empty())
+        m.set(per_model_metric("latency_p99_ms_model<I>", i), nearest_rank_percentile(tenants[i].latency_ms, 0.99));
     }
 }
 

@@ -107,6 +107,7 @@ class ServingRun {
   double idle_w_ = 0;
   double last_advance_s_ = 0;
   double energy_j_ = 0;  // since the start
+  double busy_s_ = 0;    // time with a batch running, since the start
   std::uint64_t completion_generation_ = 0;
   double hold_until_s_ = 0;    // dispatch waits for a clock change until then
   double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at
@@ -114,7 +115,8 @@ class ServingRun {
   std::unique_ptr<Governor> governor_;
   ServingKnobs knobs_;
   double last_action_s_ = 0;
-  double window_max_w_ = -1;  // highest reading since the governor last acted (-1: none)
+  double busy_at_action_s_ = 0;  // busy_s_ then
+  double window_max_w_ = -1;     // highest reading since the governor last acted (-1: none)
   double last_sample_energy_j_ = 0;
   double last_sample_w_ = 0;
   std::vector<std::size_t> latencies_since_action_;  // requests completed since then
@@ -282,6 +284,7 @@ void ServingRun::advance() {
   const double dt = now - last_advance_s_;
   if (dt > 0) {
     energy_j_ += board_w() * dt;
+    if (!running_.empty()) busy_s_ += dt;
     const double s = speed();
     for (RunningBatch& b : running_) b.remaining_s -= dt * s;
   }
@@ -356,6 +359,7 @@ void ServingRun::maybe_act() {
   reading.now_s = now;
   reading.power_w = window_max_w_;
   reading.current = knobs_;
+  reading.busy_share = std::clamp((busy_s_ - busy_at_action_s_) / (now - last_action_s_), 0.0, 1.0);
   if (!latencies_since_action_.empty()) {
     std::vector<double> ms;
     ms.reserve(latencies_since_action_.size());
@@ -369,6 +373,7 @@ void ServingRun::maybe_act() {
   apply(governor_->decide(reading));
   trace_->actions.push_back({now, window_max_w_, before.batch, knobs_.batch, before_mhz, clock_mhz()});
   last_action_s_ = now;
+  busy_at_action_s_ = busy_s_;
   window_max_w_ = -1;
   latencies_since_action_.clear();
 }

@@ -1,10 +1,12 @@
 // dse's own controller: it asks the serving run's model (the batch-cost table of the calibrated GPU
 // model, sim/serving/batch_cost_table.h) for the (batch, clock) with the highest predicted throughput
 // whose predicted power fits the cap and whose batch latency fits the SLO, and moves there at once
-// instead of stepping. Feedback: every period it compares the highest reading since it last acted
-// with the model's predicted power at the current setting; outside the dead band it scales the cap it
-// asks the model for by cap / measured x predicted (so a model that under-predicts power by 10 %
-// gets asked for 10 % less), and moves to the new best setting.
+// instead of stepping. Feedback: every period, outside the dead band, it compares the highest
+// reading since it last acted with the model's predicted power at the current setting, and asks the
+// model for the best setting under cap x predicted / measured (so a model that under-predicts power
+// by 10 % gets asked for 10 % less). A reading below the prediction counts only when the GPU was busy
+// all period: under part load the readings average idle gaps in, and the next burst draws the full
+// predicted power.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +15,9 @@
 
 namespace dse {
 namespace {
+
+// Busy for this share of a period or more: its readings are of back-to-back batches.
+constexpr double kBusyThroughout = 0.95;
 
 class ModelBased final : public Governor {
  public:
@@ -30,8 +35,12 @@ class ModelBased final : public Governor {
   ServingKnobs initial() const override { return knobs_; }
   ServingKnobs decide(const GovernorReading& reading) override {
     if (!feedback_ || settings_.side(reading.power_w) == 0) return knobs_;
+    // The prediction is of a GPU running batches back to back at this setting. A reading above it
+    // says the model under-predicts; one below it says so only when the GPU was busy throughout
+    // (a part-loaded GPU's readings average its idle gaps in, and its next burst draws the full power).
     const double predicted = context_.predicted_power_w(knobs_);
-    if (predicted > 0 && reading.power_w > 0) scale_ = std::clamp(scale_ * reading.power_w / predicted, 0.25, 4.0);
+    const double ratio = predicted > 0 && reading.power_w > 0 ? reading.power_w / predicted : 1;
+    if (ratio > 1 || reading.busy_share >= kBusyThroughout) scale_ = std::clamp(ratio, 0.25, 4.0);
     knobs_ = ask(settings_.cap_w / scale_);
     return knobs_;
   }
@@ -56,7 +65,7 @@ class ModelBased final : public Governor {
   bool feedback_;
   GovernorContext context_;
   ServingKnobs knobs_;
-  // measured / predicted power, multiplied up over the periods it acted in (1: the model is right).
+  // measured / predicted power at the last reading that could tell (1: the model is right).
   double scale_ = 1;
 };
 

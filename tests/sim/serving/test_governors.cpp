@@ -36,7 +36,7 @@ std::vector<ServingKnobs> feed(Governor& g, const std::vector<double>& powers_w)
   double now = 0;
   for (const double p : powers_w) {
     now += g.period_s() + 0.1;
-    knobs = g.decide({now, p, std::nullopt, knobs});
+    knobs = g.decide({now, p, std::nullopt, 1.0, knobs});
     out.push_back(knobs);
   }
   return out;
@@ -122,6 +122,14 @@ TEST(Governors, StaticNeverMovesAndModelBasedMovesToTheModelsBest) {
   const auto knobs = feed(*m, {250, 180});
   EXPECT_EQ(knobs[0], (ServingKnobs{80, 1}));  // 200 W / (250 / 200): asks for 160 W
   EXPECT_EQ(knobs[1], (ServingKnobs{80, 1}));  // 180 W is inside the band: stays
+  // The correction is measured / predicted at the current setting, not compounded over periods:
+  // 250 W read where 160 W was predicted asks for 200 / (250 / 160) = 128 W.
+  EXPECT_EQ(feed(*m, {250})[0], (ServingKnobs{64, 1}));
+  // A low reading from a GPU idle half the period says nothing about its power when busy.
+  auto low = governor({"name=model_based", "power_cap_w=200"}, context);
+  EXPECT_EQ(low->decide({1, 100, std::nullopt, 0.5, low->initial()}), (ServingKnobs{100, 2}));
+  // Busy throughout, it says the model over-predicts by 2x: ask for 400 W.
+  EXPECT_EQ(low->decide({2, 100, std::nullopt, 1.0, low->initial()}), (ServingKnobs{200, 4}));
   // Without the model (a replay) it says why.
   try {
     governor({"name=model_based", "power_cap_w=200"});

@@ -87,6 +87,22 @@ TEST(ServingSim, DynamicBatchingWaitsAtMostTheQueueDelay) {
   EXPECT_LE(worst_wait_s, 1e-3 + 2 * 32 * d);
 }
 
+TEST(ServingSim, AnOverloadedServerReportsTheLatencyOfItsGrowingQueue) {
+  // Twice the arrivals one instance serves (rho = 2, batch 1) for 2 s: the backlog grows by one
+  // service time per service time, so a request arriving at t starts near 2t and waits about t; the
+  // last arrivals wait about 2 s. Counting only requests finished inside the window would report
+  // those that arrived in its first half (at most ~1 s); the run drains its queue and counts them all.
+  const double d = batch1_service_s();
+  const double duration_s = 2;
+  std::string yaml = poisson_yaml(2 / d, "{name: fixed, batch: 1}\n        slo_ms: " + std::to_string(20 * d * 1e3));
+  yaml.replace(yaml.find("requests: 200000"), 16, "duration_s: " + std::to_string(duration_s));
+  const RunResult r = run_experiment(serving_experiment(yaml));
+  EXPECT_NEAR(r.metrics.at("latency_max_ms") / (duration_s * 1e3), 1.0, 0.05);
+  EXPECT_NEAR(r.metrics.at("latency_p50_ms") / (duration_s / 2 * 1e3), 1.0, 0.05);
+  EXPECT_NEAR(r.metrics.at("throughput_per_s") * d, 1.0, 0.02);  // completions: the instance's rate
+  EXPECT_GT(r.metrics.at("slo_violation_rate"), 0.98);           // all but the first ~40 ms of arrivals
+}
+
 TEST(ServingSim, ARunAtASeedIsReproducible) {
   const Experiment e = serving_experiment(poisson_yaml(20000, "{name: dynamic, max_batch: 16, max_queue_delay_ms: 1}"));
   const RunResult a = run_experiment(e), b = run_experiment(e);
