@@ -15,18 +15,26 @@ if ! command -v clang++ > /dev/null; then
 fi
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON \
   -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF -DDSE_WITH_CUDA=OFF -DDSE_WITH_MPI=OFF >&2
-targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv)
+targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv fuzz_arrival_trace fuzz_recorded_run)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2
 
 # Seed corpora: every config, spec and bad config in the repository, SCALE-Sim's inputs, the first
 # rows of each measurement file, and the ONNX fixtures when python3-onnx can make them.
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv}
+mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv,arrival_trace,recorded_run}
 cp configs/experiments/*.yaml tests/bad_configs/*.yaml "$seeds/config/"
 cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
 cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
 for f in tests/data/neusight/test_*.csv; do head -40 "$f" > "$seeds/kernel_csv/$(basename "$f")"; done
+# The paper's recorded serving runs (their first rows), and their batch time stamps as arrival
+# traces: from 0 as given, and as the Unix times they are.
+for f in tests/data/batchdvfs/*/*.csv; do
+  head -60 "$f" > "$seeds/recorded_run/$(basename "$f")"
+  { echo arrival_s; tail -n +2 "$f" | head -200 | cut -d, -f1; } > "$seeds/arrival_trace/unix_$(basename "$f")"
+  { echo arrival_s; tail -n +2 "$f" | head -200 | cut -d, -f1 | awk 'NR == 1 { t0 = $1 } { printf "%.2f\n", $1 - t0 }'; } \
+    > "$seeds/arrival_trace/$(basename "$f")"
+done
 /usr/bin/python3 tests/onnx/make_fixtures.py "$seeds/onnx" > /dev/null 2>&1 || echo "no python3-onnx: fuzz_onnx starts from nothing" >&2
 mkdir -p "$build/crashes"
 status=0

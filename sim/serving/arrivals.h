@@ -22,6 +22,10 @@
 
 namespace dse {
 
+// The longest serving run dse simulates, s: arrivals, duration_s and warm-up stay inside it, so every
+// event time fits the engine's 64-bit picosecond clock (9.2e6 s) with room for the batches after.
+inline constexpr double kLongestServingRun_s = 1e6;
+
 class ArrivalProcess {
  public:
   static constexpr const char* family_name = "arrivals";

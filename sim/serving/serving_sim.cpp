@@ -1,11 +1,14 @@
 #include "sim/serving/serving_sim.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <memory>
 
+#include "models/base/errors.h"
 #include "sim/serving/batch_cost_table.h"
 #include "sim/serving/serving_metrics.h"
 #include "sim/serving/serving_spec.h"
@@ -131,6 +134,11 @@ void ServingRun::schedule_arrival(std::size_t tenant, double time_s) {
     if (!tenants_[tenant].arrivals->closed_loop()) close_arrivals(tenant);
     return;
   }
+  if (time_s > kLongestServingRun_s)
+    throw UserError(fmt::format(
+        "{}: workload.serving: tenant {}'s requests arrive past {:g} simulated seconds (the longest run dse "
+        "simulates) before the run's {} requests are in; expected a higher rate, fewer requests or duration_s",
+        spec_.config_file, tenant, kLongestServingRun_s, spec_.requests ? *spec_.requests : 0));
   at_s(time_s, [this, tenant] { arrive(tenant); });
 }
 

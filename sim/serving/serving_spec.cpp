@@ -89,12 +89,12 @@ std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, 
   serving.expect_map("the serving run: {duration_s or requests, tenants, governor, ...}");
   auto spec = std::make_shared<ServingSpec>();
   spec->config_file = config_file;
-  spec->duration_s = serving.param<double>("duration_s").in_range(1e-6, 1e6).optional();
+  spec->duration_s = serving.param<double>("duration_s").in_range(1e-6, kLongestServingRun_s).optional();
   spec->requests = serving.param<std::int64_t>("requests").in_range(1, std::int64_t{1} << 40).optional();
   if (spec->duration_s.has_value() == spec->requests.has_value())
     serving.fail(spec->duration_s ? "expected one of duration_s and requests, found both"
                                   : "expected how long the run lasts: duration_s (simulated seconds) or requests");
-  spec->warmup_s = serving.param<double>("warmup_s").in_range(0, 1e6).with_default(0.0);
+  spec->warmup_s = serving.param<double>("warmup_s").in_range(0, kLongestServingRun_s).with_default(0.0);
   if (spec->duration_s && spec->warmup_s >= *spec->duration_s)
     serving.find("warmup_s")
         ->fail(fmt::format("expected a warm-up shorter than duration_s ({:g} s), found {:g} s", *spec->duration_s,

@@ -223,7 +223,30 @@ TEST(ServingSim, ATraceWithABadRowNamesFileAndLine) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("arrivals.csv:4"), std::string::npos) << e.what();
   }
+  // A time past the longest run dse simulates (it would not fit the engine's picosecond clock).
+  {
+    std::ofstream csv(dir / "arrivals.csv");
+    csv << "arrival_s\n0.1\n1e20\n";
+  }
+  try {
+    serving_experiment(yaml, config);
+    FAIL() << "expected an error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("arrivals.csv:3:1: arrival_s: expected times within 1e+06 s of 0"),
+              std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
+  // A requests-bounded run whose arrivals would outlast that is refused, naming the serving block.
+  const Experiment slow = serving_experiment(poisson_yaml(1e-6, "{name: fixed, batch: 1}"), "slow.yaml");
+  try {
+    run_experiment(slow);
+    FAIL() << "expected an error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("slow.yaml: workload.serving: tenant 0's requests arrive past 1e+06"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ServingSim, BadServingBlocksNameTheKey) {
