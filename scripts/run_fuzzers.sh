@@ -28,11 +28,11 @@ cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
 cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
 for f in tests/data/neusight/test_*.csv; do head -40 "$f" > "$seeds/kernel_csv/$(basename "$f")"; done
 # The paper's recorded serving runs (their first rows), and their batch time stamps as arrival
-# traces: from 0 as given, and as the Unix times they are.
+# traces: shifted to start at 0, and as the Unix times they are (refused without shift_to_zero).
 for f in tests/data/batchdvfs/*/*.csv; do
   head -60 "$f" > "$seeds/recorded_run/$(basename "$f")"
-  { echo arrival_s; tail -n +2 "$f" | head -200 | cut -d, -f1; } > "$seeds/arrival_trace/unix_$(basename "$f")"
-  { echo arrival_s; tail -n +2 "$f" | head -200 | cut -d, -f1 | awk 'NR == 1 { t0 = $1 } { printf "%.2f\n", $1 - t0 }'; } \
+  awk -F, 'BEGIN { print "arrival_s" } NR > 1 && NR <= 201 { print $1 }' "$f" > "$seeds/arrival_trace/unix_$(basename "$f")"
+  awk -F, 'BEGIN { print "arrival_s" } NR == 2 { t0 = $1 } NR > 1 && NR <= 201 { printf "%.2f\n", $1 - t0 }' "$f" \
     > "$seeds/arrival_trace/$(basename "$f")"
 done
 /usr/bin/python3 tests/onnx/make_fixtures.py "$seeds/onnx" > /dev/null 2>&1 || echo "no python3-onnx: fuzz_onnx starts from nothing" >&2

@@ -18,7 +18,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The nodes a document may expand to: YAML without aliases has at most about one node per byte, so
+// 16 per byte (and 10,000 for any file) leaves aliases room to be useful while an alias bomb (nested
+// aliases, each repeating the one before) is refused in milliseconds rather than after a million
+// nodes; 1,000,000 at most whatever the size.
 constexpr std::size_t kMaxNodes = 1'000'000;
+constexpr std::size_t kNodesPerByte = 16;
+constexpr std::size_t kNodesPerFile = 10'000;
 constexpr std::size_t kMaxIncludeDepth = 32;
 // Deeper than yaml-cpp's own parser allows (499), so only an alias that contains itself (a cyclic
 // node graph, `a: &a [*a]`) reaches it: without it converting one recursed until the stack overflowed.
@@ -127,6 +133,8 @@ class Converter {
                             int line_offset = 0, int column_offset = 0) {
     check_utf8(text, file);
     check_single_document(text, file, line_offset);
+    // Included files add their own share to the budget of the file that includes them.
+    node_budget_ = std::min(kMaxNodes, node_budget_ + kNodesPerFile + kNodesPerByte * text.size());
     YAML::Node root;
     try {
       root = YAML::Load(text);
@@ -155,9 +163,11 @@ class Converter {
   }
 
   ConfigNode convert(const YAML::Node& node, const SourceMark& fallback, const std::string& path, int depth = 0) {
-    if (++node_count_ > kMaxNodes)
+    if (++node_count_ > node_budget_)
       throw ConfigError(mark_of(node, fallback), path,
-                        "expected at most 1000000 nodes, found more (an alias expanding recursively?)");
+                        "expected at most " + std::to_string(node_budget_) +
+                            " nodes (10000 + 16 per byte of each file read, 1000000 at most), found more (an alias "
+                            "expanding recursively?)");
     if (depth > kMaxConvertDepth)
       throw ConfigError(mark_of(node, fallback), "(yaml)",
                         "expected nesting at most " + std::to_string(kMaxConvertDepth) +
@@ -215,8 +225,10 @@ class Converter {
     display.push_back(target);
     Converter inner(std::move(stack), std::move(display));
     inner.node_count_ = node_count_;
+    inner.node_budget_ = node_budget_;
     ConfigNode included = inner.parse_document(read_config_bytes(target), target, path);
     node_count_ = inner.node_count_;
+    node_budget_ = inner.node_budget_;
     return included;
   }
 
@@ -226,6 +238,7 @@ class Converter {
   int line_offset_ = 0;
   int column_offset_ = 0;
   std::size_t node_count_ = 0;
+  std::size_t node_budget_ = 0;  // node_count_ may reach this (kNodesPerFile, kNodesPerByte)
 };
 
 // Leaves (scalars, nulls) and sequences of leaves print on one line: [1, 3, 224, 224].
