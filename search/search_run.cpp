@@ -3,7 +3,7 @@
 #include "search/journal.h"
 
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
+#include "search/parallel_for.h"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -258,7 +258,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     };
     std::vector<char> simulated_here(batch.size(), 0);
     std::vector<double> wall(batch.size(), 0.0);
-    tbb::parallel_for(std::size_t{0}, batch.size(), [&](std::size_t i) {
+    parallel_for(batch.size(), [&](std::size_t i) {
       if (const TrialResult* earlier = replayed(i)) {
         results[i] = *earlier;
         return;
