@@ -42,5 +42,6 @@ Subcommand add_validate_command(CLI::App& app);
 Subcommand add_scalesim_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 Subcommand add_replay_command(CLI::App& app);
+Subcommand add_report_command(CLI::App& app);
 
 }  // namespace dse

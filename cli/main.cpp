@@ -26,7 +26,7 @@ int run_cli(int argc, char** argv) {
   const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app),      dse::add_list_command(app),
                                                  dse::add_models_command(app),   dse::add_validate_command(app),
                                                  dse::add_scalesim_command(app), dse::add_replay_command(app),
-                                                 dse::add_version_command(app)};
+                                                 dse::add_report_command(app),   dse::add_version_command(app)};
   std::vector<std::string> names;
   for (const auto& subcommand : subcommands) names.push_back(subcommand.command->get_name());
   // The first word that is not a flag names the subcommand: an unknown one says so and lists them

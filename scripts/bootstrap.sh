@@ -16,7 +16,7 @@ packages=(
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libhdf5-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libeigen3-dev libfmt-dev libbenchmark-dev libpagmo-dev libglpk-dev
   libonnx-dev libprotobuf-dev libinih-dev libopenmpi-dev openmpi-bin
-  python3 python3-h5py python3-onnx
+  python3 python3-h5py python3-onnx python3-matplotlib python3-yaml chromium
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,471 @@
+#!/usr/bin/python3
+"""Plots and one self-contained HTML page for dse result files (`dse report`, docs/report.md).
+
+Reads only the HDF5 layout documented in docs/results.md, docs/search.md and docs/serving.md, so it
+can be used on its own:  python3 scripts/dse_report.py RUN.h5 [MORE.h5 ...] [--out DIR] [--format png|svg]
+
+What it draws depends on what the file holds:
+  search   Pareto front (objectives pairwise, the best trial marked), convergence (best so far against
+           trials; one line per file with --compare), the objective against each parameter
+  serving  latency CDF per tenant with its SLO; power with the cap, SM clock and batch size over time;
+           throughput and power of the batches by (batch size, clock)
+  single   a timeline per stream (kernels coloured by op kind) with the board power; time by op kind
+Several files: each gets its section; with --compare, searches share one convergence plot and
+serving runs one latency CDF and one power trace.
+
+Exit status: 0 written; 2 bad input (a missing, truncated or foreign file, a bad flag, missing
+Python packages), with one line naming the file and what was expected.
+"""
+import argparse
+import base64
+import html
+import io
+import os
+import sys
+
+
+class ReportError(Exception):
+    """Bad input: printed as one line, exit 2."""
+
+
+def fail(message):
+    print(f"dse: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+try:
+    import h5py
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+except ImportError as error:  # pragma: no cover - depends on the machine
+    fail(f"{error.name} is missing: install Debian's python3-matplotlib and python3-h5py "
+         "(scripts/bootstrap.sh does)")
+
+# --- reading the documented layout -------------------------------------------------------------
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def strings(dataset):
+    return [text(v) for v in dataset[()]]
+
+
+class Run:
+    """One result file: its kind and the groups the report reads."""
+
+    def __init__(self, path):
+        self.path = path
+        self.label = os.path.splitext(os.path.basename(path))[0]
+        if not os.path.exists(path):
+            raise ReportError(f"{path}: no such file")
+        if not os.path.isfile(path):
+            raise ReportError(f"{path}: expected a dse result file (HDF5), found something that is not a file")
+        try:
+            self.file = h5py.File(path, "r")
+        except OSError as error:
+            raise ReportError(f"{path}: expected a dse result file (HDF5), found a file HDF5 cannot open "
+                              f"(truncated or not HDF5: {error})")
+        f = self.file
+        if "config" not in f or "meta" not in f:
+            raise ReportError(f"{path}: expected a dse result file (/config and /meta, docs/results.md), "
+                              f"found an HDF5 file without them (groups: {', '.join(sorted(f.keys())) or 'none'})")
+        self.config = text(f["config"][()])
+        self.meta = {k: text(f["meta"][k][()]) for k in f["meta"] if f["meta"][k].shape == ()}
+        if "trials" in f:
+            self.kind = "search"
+        elif "requests" in f and f["requests/arrival_s"].shape[0] > 0:
+            self.kind = "serving"
+        elif "ops" in f and f["ops/start_us"].shape[0] > 0:
+            self.kind = "single"
+        else:
+            raise ReportError(f"{path}: expected /trials (a search), /requests (a serving run) or /ops "
+                              "(a single run) with rows, found none")
+
+    def metrics(self):
+        if "summary/metrics" not in self.file:
+            return []
+        g = self.file["summary/metrics"]
+        return list(zip(strings(g["name"]), g["value"][()], strings(g["unit"]), strings(g["description"])))
+
+    def metric(self, name):
+        for n, value, _, _ in self.metrics():
+            if n == name:
+                return float(value)
+        return None
+
+    def columns(self, group):
+        g = self.file[group]
+        out = {}
+        for key in g:
+            if isinstance(g[key], h5py.Dataset):
+                d = g[key]
+                out[key] = strings(d) if d.dtype.kind in "OS" else d[()]
+        return out
+
+
+def objectives_of(config):
+    """The search block's objectives as [(metric, 'maximize'|'minimize')], from /config's YAML."""
+    try:
+        import yaml
+    except ImportError:
+        return []
+    try:
+        search = (yaml.safe_load(config) or {}).get("search", {})
+    except yaml.YAMLError:
+        return []
+    block = search.get("objective", [])
+    items = block if isinstance(block, list) else [block]
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            for sense in ("maximize", "minimize"):
+                if sense in item:
+                    out.append((str(item[sense]), sense))
+    return out
+
+
+def slos_of(config):
+    """Per tenant, the SLO in ms (None where a tenant has none)."""
+    try:
+        import yaml
+
+        serving = ((yaml.safe_load(config) or {}).get("workload", {}) or {}).get("serving", {}) or {}
+        return [t.get("slo_ms") for t in serving.get("tenants", [])]
+    except Exception:
+        return []
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+class Figures:
+    """Figures saved beside index.html and embedded in it."""
+
+    def __init__(self, out_dir, fmt):
+        self.out_dir, self.fmt, self.items = out_dir, fmt, []
+
+    def save(self, fig, name, caption):
+        path = os.path.join(self.out_dir, f"{name}.{self.fmt}")
+        if fig.get_layout_engine() is None:
+            fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        self.items.append((name, caption, path))
+        return path
+
+    def html(self, name, caption, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        mime = "image/svg+xml" if self.fmt == "svg" else "image/png"
+        src = f"data:{mime};base64,{base64.b64encode(data).decode()}"
+        return (f'<figure id="{html.escape(name)}"><img src="{src}" alt="{html.escape(caption)}">'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def plot_search(run, figs, prefix):
+    t = run.columns("trials")
+    status = np.array(t["status"])
+    ok = status == "ok"
+    metrics = {k: np.asarray(v, dtype=float) for k, v in run.columns("trials/metrics").items()}
+    params = run.columns("trials/parameters")
+    objectives = [(m, s) for m, s in objectives_of(run.config) if m in metrics]
+    if not objectives:
+        objectives = [("objective", "maximize")]
+        metrics["objective"] = np.asarray(t["objective"], dtype=float)
+    pareto = set(int(i) for i in run.file["pareto/trial"][()]) if "pareto/trial" in run.file else set()
+    best = int(run.file["best/trial"][()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
+    ids = np.asarray(t["id"], dtype=int)
+    # Pareto front: objectives pairwise.
+    pairs = [(a, b) for i, a in enumerate(objectives) for b in objectives[i + 1:]]
+    for (ma, sa), (mb, sb) in pairs:
+        fig, ax = plt.subplots(figsize=(6.4, 4.6))
+        ax.scatter(metrics[ma][ok], metrics[mb][ok], s=10, color="0.7", label="ok trials")
+        front = np.array([i in pareto for i in ids]) & ok
+        order = np.argsort(metrics[ma][front])
+        ax.plot(metrics[ma][front][order], metrics[mb][front][order], "o-", color="C0", ms=4,
+                label=f"Pareto front ({front.sum()})")
+        if best is not None and best in ids:
+            k = int(np.where(ids == best)[0][0])
+            ax.scatter([metrics[ma][k]], [metrics[mb][k]], marker="*", s=180, color="C3", zorder=5,
+                       label=f"best (trial {best})")
+        for values, set_scale in ((metrics[ma][ok], ax.set_xscale), (metrics[mb][ok], ax.set_yscale)):
+            finite = values[np.isfinite(values)]
+            if finite.size and finite.min() > 0 and finite.max() / finite.min() > 50:
+                set_scale("log")  # a range of more than 50x reads better on a log axis
+        ax.set_xlabel(f"{ma} ({sa})")
+        ax.set_ylabel(f"{mb} ({sb})")
+        ax.set_title(f"{run.label}: Pareto front")
+        ax.legend(fontsize=8)
+        figs.save(fig, f"{prefix}pareto_{ma}_{mb}", f"{run.label}: {mb} against {ma}, every ok trial and the front")
+    # Convergence.
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    plot_convergence(ax, run)
+    ax.legend(fontsize=8)
+    figs.save(fig, f"{prefix}convergence", f"{run.label}: best {objectives[0][0]} so far against trials")
+    # The first objective against each parameter.
+    m, sense = objectives[0]
+    keys = sorted(params)
+    if keys:
+        fig, axes = plt.subplots(1, len(keys), figsize=(4.2 * len(keys), 3.8), squeeze=False)
+        for ax, key in zip(axes[0], keys):
+            values = np.array(params[key])
+            try:
+                x = values.astype(float)
+                ax.scatter(x[ok], metrics[m][ok], s=8, color="C0")
+            except ValueError:
+                cats = sorted(set(values[ok]))
+                pos = {c: i for i, c in enumerate(cats)}
+                ax.scatter([pos[v] for v in values[ok]], metrics[m][ok], s=8, color="C0")
+                ax.set_xticks(range(len(cats)))
+                ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=8)
+            ax.set_xlabel(key)
+            ax.set_ylabel(m)
+        fig.suptitle(f"{run.label}: {m} ({sense}) against each parameter (ok trials)")
+        figs.save(fig, f"{prefix}parameters", f"{run.label}: {m} against each search parameter")
+
+
+def plot_convergence(ax, run, label=None):
+    best_so_far = np.asarray(run.file["trials/best_so_far"][()], dtype=float)
+    ax.plot(np.arange(1, len(best_so_far) + 1), best_so_far, label=label or run.label)
+    ax.set_xlabel("trials")
+    ax.set_ylabel("best so far")
+    ax.set_title("convergence")
+
+
+def latency_cdf(ax, run, tenant_label_prefix=""):
+    r = run.columns("requests")
+    models = strings(run.file["serving/tenant_models"]) if "serving/tenant_models" in run.file else []
+    start = float(run.file["serving/window_start_s"][()]) if "serving/window_start_s" in run.file else 0.0
+    end = float(run.file["serving/window_end_s"][()]) if "serving/window_end_s" in run.file else np.inf
+    arrival, finish, tenant = (np.asarray(r[k], dtype=float) for k in ("arrival_s", "end_s", "tenant"))
+    slos = slos_of(run.config)
+    for i in sorted(set(tenant.astype(int))):
+        sel = (tenant == i) & (arrival >= start) & (arrival <= end) & (finish >= 0)
+        lat = np.sort((finish[sel] - arrival[sel]) * 1e3)
+        if lat.size == 0:
+            continue
+        name = models[i] if i < len(models) else f"tenant {i}"
+        line, = ax.plot(lat, np.arange(1, lat.size + 1) / lat.size,
+                        label=f"{tenant_label_prefix}{name} (p99 {np.percentile(lat, 99):.3g} ms)")
+        slo = slos[i] if i < len(slos) else None
+        if slo:
+            ax.axvline(float(slo), color=line.get_color(), ls="--", lw=1, label=f"{name} SLO {slo} ms")
+    ax.set_xscale("log")
+    ax.set_xlabel("latency, ms (arrival to completion)")
+    ax.set_ylabel("share of requests")
+    ax.set_title("latency CDF")
+    ax.grid(alpha=0.3)
+
+
+def plot_serving(run, figs, prefix):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    latency_cdf(ax, run)
+    ax.legend(fontsize=8)
+    figs.save(fig, f"{prefix}latency_cdf", f"{run.label}: latency CDF per tenant with its SLO")
+    # Power, clock and batch size over time.
+    s = run.columns("serving/sensor")
+    b = run.columns("serving/batches")
+    cap = run.metric("power_cap_w")
+    fig, axes = plt.subplots(3, 1, figsize=(7.5, 7.0), sharex=True)
+    axes[0].plot(s["time_s"], s["power_w"], lw=0.8, label="sensor power")
+    if cap:
+        axes[0].axhline(cap, color="C3", ls="--", label=f"cap {cap:g} W")
+    axes[0].set_ylabel("power, W")
+    axes[0].legend(fontsize=8)
+    axes[1].step(s["time_s"], s["sm_clock_mhz"], where="post", color="C1")
+    axes[1].set_ylabel("SM clock, MHz")
+    axes[2].plot(b["start_s"], b["size"], ".", ms=1.5, color="C2")
+    axes[2].set_ylabel("batch size")
+    axes[2].set_xlabel("simulated time, s")
+    for a in axes:
+        a.grid(alpha=0.3)
+    fig.suptitle(f"{run.label}: power, clock and batch size over time")
+    figs.save(fig, f"{prefix}power_clock_batch", f"{run.label}: sensor power with the cap, SM clock and batch size")
+    # Throughput and power by (batch size, clock).
+    size = np.asarray(b["size"], dtype=float)
+    dur = np.asarray(b["end_s"], dtype=float) - np.asarray(b["start_s"], dtype=float)
+    clock = np.asarray(b["sm_clock_mhz"], dtype=float)
+    power = np.asarray(b["logged_power_w"], dtype=float)
+    keep = dur > 0
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), layout="constrained")
+    sc = axes[0].scatter(size[keep], size[keep] / dur[keep], c=clock[keep], s=6, cmap="viridis")
+    axes[0].set_xlabel("batch size")
+    axes[0].set_ylabel("batch throughput, requests/s")
+    axes[1].scatter(size[keep], power[keep], c=clock[keep], s=6, cmap="viridis")
+    axes[1].set_xlabel("batch size")
+    axes[1].set_ylabel("power logged with the batch, W")
+    if cap:
+        axes[1].axhline(cap, color="C3", ls="--")
+    fig.colorbar(sc, ax=axes, label="SM clock, MHz")
+    fig.suptitle(f"{run.label}: throughput and power by (batch size, clock)")
+    figs.save(fig, f"{prefix}batch_clock", f"{run.label}: each batch's throughput and power by size and clock")
+
+
+def plot_single(run, figs, prefix):
+    ops = run.columns("ops")
+    kinds = sorted(set(ops["kind"]))
+    colours = {k: plt.cm.tab20(i % 20) for i, k in enumerate(kinds)}
+    start = np.asarray(ops["start_us"], dtype=float)
+    dur = np.asarray(ops["duration_us"], dtype=float)
+    stream = np.asarray(ops["stream"], dtype=int)
+    streams = sorted(set(stream))
+    has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
+    fig, axes = plt.subplots(2 if has_power else 1, 1, figsize=(9, 4.8 if has_power else 3.0), sharex=True,
+                             squeeze=False)
+    ax = axes[0][0]
+    for row, s in enumerate(streams):
+        sel = stream == s
+        ax.broken_barh(list(zip(start[sel], dur[sel])), (row - 0.4, 0.8),
+                       facecolors=[colours[k] for k, m in zip(ops["kind"], sel) if m])
+    ax.set_yticks(range(len(streams)))
+    ax.set_yticklabels([f"stream {s}" for s in streams])
+    ax.legend(handles=[matplotlib.patches.Patch(color=colours[k], label=k) for k in kinds], fontsize=7,
+              ncol=min(6, len(kinds)), loc="upper center", bbox_to_anchor=(0.5, -0.15 if not has_power else 1.35))
+    ax.set_title(f"{run.label}: timeline per stream")
+    if has_power:
+        p = run.columns("power")
+        pa = axes[1][0]
+        pa.step(p["start_us"], p["power_w"], where="post", color="C3")
+        pa.set_ylabel("board power, W")
+        pa.set_xlabel("time, µs")
+        pa.grid(alpha=0.3)
+    else:
+        ax.set_xlabel("time, µs")
+    figs.save(fig, f"{prefix}timeline", f"{run.label}: kernels per stream coloured by op kind, and the board power")
+    # Time by op kind.
+    totals = {k: dur[np.array(ops["kind"]) == k].sum() for k in kinds}
+    order = sorted(totals, key=totals.get)
+    fig, ax = plt.subplots(figsize=(6.4, 0.3 * len(order) + 1.2))
+    ax.barh(order, [totals[k] for k in order], color=[colours[k] for k in order])
+    ax.set_xlabel("kernel time, µs (summed over streams)")
+    ax.set_title(f"{run.label}: time by op kind")
+    figs.save(fig, f"{prefix}time_by_kind", f"{run.label}: kernel time summed by op kind")
+
+
+def plot_compare(runs, figs):
+    searches = [r for r in runs if r.kind == "search"]
+    if len(searches) > 1:
+        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        for r in searches:
+            plot_convergence(ax, r)
+        ax.legend(fontsize=8)
+        figs.save(fig, "compare_convergence", "convergence of every search compared")
+    servings = [r for r in runs if r.kind == "serving"]
+    if len(servings) > 1:
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        for r in servings:
+            latency_cdf(ax, r, tenant_label_prefix=f"{r.label}: ")
+        ax.legend(fontsize=7)
+        figs.save(fig, "compare_latency_cdf", "latency CDFs of every serving run compared")
+        fig, ax = plt.subplots(figsize=(7.5, 3.6))
+        for r in servings:
+            s = r.columns("serving/sensor")
+            ax.plot(s["time_s"], s["power_w"], lw=0.8, label=r.label)
+        ax.set_xlabel("simulated time, s")
+        ax.set_ylabel("sensor power, W")
+        ax.legend(fontsize=8)
+        figs.save(fig, "compare_power", "sensor power of every serving run compared")
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+
+def metrics_table(run):
+    rows = "".join(f"<tr><td>{html.escape(n)}</td><td>{v:.6g}</td><td>{html.escape(u)}</td>"
+                   f"<td>{html.escape(d)}</td></tr>" for n, v, u, d in run.metrics())
+    return ("<table><tr><th>metric</th><th>value</th><th>unit</th><th>meaning</th></tr>" + rows + "</table>"
+            if rows else "")
+
+
+def search_table(run):
+    t = run.columns("trials")
+    counts = {}
+    for s in t["status"]:
+        counts[s] = counts.get(s, 0) + 1
+    best = (f"trial {int(run.file['best/trial'][()][0])}, objective {float(run.file['best/objective'][()]):.6g}"
+            if "best/trial" in run.file and run.file["best/trial"].shape[0] else "none")
+    return (f"<p>{len(t['id'])} trials ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
+            f"best: {html.escape(best)}.</p>")
+
+
+def page(runs, figs, sections):
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+             "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 6px}"
+             "img{max-width:100%}figure{margin:1em 0}pre{background:#f6f6f6;padding:8px;overflow:auto;"
+             "font-size:85%}figcaption{font-size:90%;color:#555}")
+    body = [f"<h1>dse report</h1><p>{len(runs)} file(s): "
+            + ", ".join(html.escape(r.path) for r in runs) + "</p>"]
+    for run, names in sections:
+        body.append(f"<h2>{html.escape(run.label)} ({run.kind})</h2>")
+        body.append("<p>" + "; ".join(f"{html.escape(k)}: {html.escape(v)}" for k, v in sorted(run.meta.items()))
+                    + "</p>")
+        body.append(search_table(run) if run.kind == "search" else metrics_table(run))
+        body.extend(figs.html(*item) for item in figs.items if item[0] in names)
+        body.append(f"<details><summary>resolved config</summary><pre>{html.escape(run.config)}</pre></details>")
+    compared = [item for item in figs.items if item[0].startswith("compare_")]
+    if compared:
+        body.append("<h2>compared</h2>")
+        body.extend(figs.html(*item) for item in compared)
+    # Once loaded, the page records how many of its images decoded (read by tests/report/check_report.sh
+    # through headless Chromium's --dump-dom).
+    check = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
+             "for(var k=0;k<i.length;k++)if(i[k].complete&&i[k].naturalWidth>0)n++;"
+             "document.body.setAttribute('data-images',i.length);"
+             "document.body.setAttribute('data-images-loaded',n);});</script>")
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dse report</title><style>{style}</style>"
+            f"{check}</head><body>{''.join(body)}</body></html>")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="dse report", description="Plots and one HTML page for dse result files")
+    parser.add_argument("files", nargs="+", help="result files (HDF5) written by dse run")
+    parser.add_argument("--out", default=None, help="folder for the plots and index.html (default RUN.report/)")
+    parser.add_argument("--format", default="png", choices=["png", "svg"], help="image format (default png)")
+    parser.add_argument("--compare", action="store_true", help="also overlay the runs in shared plots")
+    parser.add_argument("--json", action="store_true", help="print {\"index\", \"figures\"} as JSON on stdout")
+
+
+    parser.error = lambda message: fail(message)  # one line and exit 2, as every dse command
+    args = parser.parse_args(argv)
+    try:
+        runs = [Run(p) for p in args.files]
+    except ReportError as error:
+        fail(str(error))
+    out = args.out or os.path.splitext(args.files[0])[0] + ".report"
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as error:
+        fail(f"{out}: cannot create the report folder: {error.strerror}")
+    figs = Figures(out, args.format)
+    sections = []
+    for index, run in enumerate(runs):
+        prefix = f"{index}_{run.label}_" if len(runs) > 1 else ""
+        before = len(figs.items)
+        try:
+            {"search": plot_search, "serving": plot_serving, "single": plot_single}[run.kind](run, figs, prefix)
+        except KeyError as error:
+            fail(f"{run.path}: expected the {run.kind} layout of docs/results.md, found no {error}")
+        sections.append((run, {item[0] for item in figs.items[before:]}))
+    if args.compare:
+        plot_compare(runs, figs)
+    index = os.path.join(out, "index.html")
+    tmp = index + f".tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(page(runs, figs, sections))
+    os.replace(tmp, index)
+    if args.json:
+        import json
+
+        print(json.dumps({"index": index, "figures": [path for _, _, path in figs.items]}))
+    else:
+        print(f"{index} ({len(figs.items)} figures)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
