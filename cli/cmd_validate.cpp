@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "cli/command.h"
+#include "cli/kernel_validation_h5.h"
 #include "cli/progress_bar.h"
 #include "hwcal/batch_scaling_floor.h"
 #include "hwcal/e2e_validation.h"
@@ -17,6 +19,7 @@
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/atomic_file.h"
+#include "sim/output/hdf5_file.h"
 
 namespace dse {
 namespace {
@@ -27,6 +30,7 @@ struct ValidateOptions {
   bool leave_one_out = false;
   std::string predictions_file;
   std::string save_calibration;
+  std::string output;  // HDF5 for `dse report`
   OutputMode mode;
 };
 
@@ -130,6 +134,8 @@ int validate_kernels(const ValidateOptions& options) {
                                 join_names(names)));
   }
 
+  std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
+  if (!options.output.empty()) output.emplace(options.output);
   KernelCalibration calibration;
   if (options.fit) calibration = fit_calibration(devices, calibration);
   const ErrorTable table = evaluate(devices, calibration);
@@ -175,6 +181,7 @@ int validate_kernels(const ValidateOptions& options) {
   }
   if (!options.predictions_file.empty())
     write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
+  KernelValidationRun run{options.files, options.fit, options.leave_one_out, calibration, {}};
   if (options.leave_one_out) {
     ErrorTable held_out;
     nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
@@ -186,6 +193,7 @@ int validate_kernels(const ValidateOptions& options) {
     bar.finish();
     for (const auto& [name, device] : devices) {
       const KernelCalibration& fitted = fitted_without.at(name);
+      run.held_out_fits[name] = fitted;
       fits[name] = calibration_json(fitted);
       clocks[name] = clocks_json(device.spec, fitted);
       const auto one = evaluate({{name, device}}, fitted);
@@ -204,6 +212,7 @@ int validate_kernels(const ValidateOptions& options) {
     if (options.leave_one_out) json[report.json_key]["held_out_model"] = table_json(report.held_out);
     if (!options.mode.quiet) print_floor_table(options.mode.human(), report);
   }
+  if (output) write_kernel_validation_h5(*output, devices, run);
   if (options.mode.json) options.mode.print_json(json);
   return 0;
 }
@@ -331,6 +340,11 @@ Subcommand add_validate_command(CLI::App& app) {
       ->type_name("FILE.yaml");
   kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
       ->type_name("FILE.csv");
+  kernels
+      ->add_option("--output", options->output,
+                   "Write every row, its prediction and (with --leave-one-out) its held-out prediction as HDF5 for "
+                   "dse report")
+      ->type_name("FILE.h5");
   add_output_flags(*kernels, options->mode, true);
   auto e2e = std::make_shared<E2eOptions>();
   CLI::App* e2e_command =

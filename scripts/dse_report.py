@@ -9,6 +9,8 @@ What it draws depends on what the file holds:
            trials; one line per file with --compare), the objective against each parameter
   serving  latency CDF per tenant with its SLO; power with the cap, SM clock and batch size over time;
            throughput and power of the batches by (batch size, clock)
+  validation  predicted against measured with +-10/20 % bands (and held out, with --leave-one-out);
+           the error by op kind and GPU
   single   a timeline per stream (kernels coloured by op kind) with the board power; time by op kind
 Several files: each gets its section; with --compare, searches share one convergence plot and
 serving runs one latency CDF and one power trace.
@@ -78,13 +80,15 @@ class Run:
         self.meta = {k: text(f["meta"][k][()]) for k in f["meta"] if f["meta"][k].shape == ()}
         if "trials" in f:
             self.kind = "search"
+        elif "validation" in f:
+            self.kind = "validation"
         elif "requests" in f and f["requests/arrival_s"].shape[0] > 0:
             self.kind = "serving"
         elif "ops" in f and f["ops/start_us"].shape[0] > 0:
             self.kind = "single"
         else:
-            raise ReportError(f"{path}: expected /trials (a search), /requests (a serving run) or /ops "
-                              "(a single run) with rows, found none")
+            raise ReportError(f"{path}: expected /trials (a search), /requests (a serving run), /validation "
+                              "(dse validate --output) or /ops (a single run) with rows, found none")
 
     def metrics(self):
         if "summary/metrics" not in self.file:
@@ -347,6 +351,59 @@ def plot_single(run, figs, prefix):
     figs.save(fig, f"{prefix}time_by_kind", f"{run.label}: kernel time summed by op kind")
 
 
+def plot_validation(run, figs, prefix):
+    v = run.columns("validation")
+    gpu, op = np.array(v["gpu"]), np.array(v["op"])
+    measured = np.asarray(v["measured_ms"], dtype=float)
+    columns = [("predicted_ms", "dse (calibration used)")]
+    held = np.asarray(v["held_out_ms"], dtype=float)
+    if np.isfinite(held).any():
+        columns.append(("held_out_ms", "held out (fitted without that GPU)"))
+    gpus = sorted(set(gpu))
+    fig, axes = plt.subplots(1, len(columns), figsize=(6.0 * len(columns), 5.2), squeeze=False)
+    lo, hi = measured[measured > 0].min(), measured.max()
+    line = np.array([lo, hi])
+    for ax, (key, title) in zip(axes[0], columns):
+        predicted = np.asarray(v[key], dtype=float)
+        for i, g in enumerate(gpus):
+            sel = gpu == g
+            ax.scatter(measured[sel], predicted[sel], s=4, alpha=0.5, color=plt.cm.tab10(i % 10), label=g)
+        ax.plot(line, line, color="k", lw=1)
+        for band, style in ((0.1, "--"), (0.2, ":")):
+            ax.plot(line, line * (1 + band), color="0.4", ls=style, lw=1, label=f"±{band:.0%}")
+            ax.plot(line, line * (1 - band), color="0.4", ls=style, lw=1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("measured, ms")
+        ax.set_ylabel("predicted, ms")
+        within = np.abs(predicted / measured - 1)
+        ax.set_title(f"{title}: {np.mean(within <= 0.1):.0%} within 10 %, {np.mean(within <= 0.2):.0%} within 20 %",
+                     fontsize=10)
+        handles, labels = ax.get_legend_handles_labels()
+        unique = dict(zip(labels, handles))
+        ax.legend(unique.values(), unique.keys(), fontsize=7, markerscale=3)
+    fig.suptitle(f"{run.label}: predicted against measured, {len(measured)} kernels")
+    figs.save(fig, f"{prefix}predicted_vs_measured", f"{run.label}: every kernel's predicted against measured latency")
+    # Mean absolute percentage error by op kind and GPU.
+    ops = sorted(set(op))
+    fig, ax = plt.subplots(figsize=(max(6.4, 1.2 * len(ops) * len(columns) + 2), 4.2))
+    width = 0.8 / (len(gpus) * len(columns))
+    for c, (key, title) in enumerate(columns):
+        predicted = np.asarray(v[key], dtype=float)
+        err = 100 * np.abs(predicted / measured - 1)
+        for i, g in enumerate(gpus):
+            mape = [err[(gpu == g) & (op == o)].mean() if ((gpu == g) & (op == o)).any() else 0 for o in ops]
+            x = np.arange(len(ops)) + (c * len(gpus) + i) * width - 0.4 + width / 2
+            ax.bar(x, mape, width, color=plt.cm.tab10(i % 10), alpha=1.0 if c == 0 else 0.45,
+                   label=f"{g}" + ("" if c == 0 else " (held out)"))
+    ax.set_xticks(range(len(ops)))
+    ax.set_xticklabels(ops)
+    ax.set_ylabel("mean absolute error, %")
+    ax.set_title(f"{run.label}: error by op kind and GPU")
+    ax.legend(fontsize=7, ncol=2)
+    figs.save(fig, f"{prefix}error_by_op_gpu", f"{run.label}: mean absolute percentage error by op kind and GPU")
+
+
 def plot_compare(runs, figs):
     searches = [r for r in runs if r.kind == "search"]
     if len(searches) > 1:
@@ -393,6 +450,25 @@ def search_table(run):
             f"best: {html.escape(best)}.</p>")
 
 
+def validation_table(run):
+    v = run.columns("validation")
+    gpu, op = np.array(v["gpu"]), np.array(v["op"])
+    measured, predicted = np.asarray(v["measured_ms"], dtype=float), np.asarray(v["predicted_ms"], dtype=float)
+    held = np.asarray(v["held_out_ms"], dtype=float)
+    rows = ""
+    for g in sorted(set(gpu)):
+        for o in sorted(set(op[gpu == g])):
+            sel = (gpu == g) & (op == o)
+            e = 100 * np.abs(predicted[sel] / measured[sel] - 1)
+            h = 100 * np.abs(held[sel] / measured[sel] - 1)
+            rows += (f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td><td>{e.mean():.1f}</td>"
+                     f"<td>{np.mean(e <= 20):.0%}</td><td>{h.mean():.1f}</td></tr>" if np.isfinite(h).all() else
+                     f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td><td>{e.mean():.1f}</td>"
+                     f"<td>{np.mean(e <= 20):.0%}</td><td>-</td></tr>")
+    return ("<table><tr><th>GPU</th><th>op</th><th>rows</th><th>MAPE %</th><th>within 20 %</th>"
+            "<th>held-out MAPE %</th></tr>" + rows + "</table>")
+
+
 def page(runs, figs, sections):
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
              "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 6px}"
@@ -404,7 +480,8 @@ def page(runs, figs, sections):
         body.append(f"<h2>{html.escape(run.label)} ({run.kind})</h2>")
         body.append("<p>" + "; ".join(f"{html.escape(k)}: {html.escape(v)}" for k, v in sorted(run.meta.items()))
                     + "</p>")
-        body.append(search_table(run) if run.kind == "search" else metrics_table(run))
+        body.append(search_table(run) if run.kind == "search" else validation_table(run)
+                    if run.kind == "validation" else metrics_table(run))
         body.extend(figs.html(*item) for item in figs.items if item[0] in names)
         body.append(f"<details><summary>resolved config</summary><pre>{html.escape(run.config)}</pre></details>")
     compared = [item for item in figs.items if item[0].startswith("compare_")]
@@ -447,7 +524,8 @@ def main(argv):
         prefix = f"{index}_{run.label}_" if len(runs) > 1 else ""
         before = len(figs.items)
         try:
-            {"search": plot_search, "serving": plot_serving, "single": plot_single}[run.kind](run, figs, prefix)
+            {"search": plot_search, "serving": plot_serving, "validation": plot_validation,
+             "single": plot_single}[run.kind](run, figs, prefix)
         except KeyError as error:
             fail(f"{run.path}: expected the {run.kind} layout of docs/results.md, found no {error}")
         sections.append((run, {item[0] for item in figs.items[before:]}))

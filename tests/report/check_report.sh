@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `dse report` end to end (ctest report.renders_in_chromium): a single run, a search and a serving
-# run (one governed by BatchDVFS under a cap), each reported alone and all compared; every page is
-# opened in headless Chromium, which must load every image and log nothing to the console; the
-# screenshot of the compared page is kept as results/report_check/screenshot.png. Then a missing, a
-# truncated and a foreign file must each exit 2 naming the file.
+# `dse report` end to end (ctest report.renders_in_chromium): a single run, a search, a kernel
+# validation and two serving runs (one governed by BatchDVFS under a cap), each reported alone and
+# all compared; every page is opened in headless Chromium, which must load every image and log
+# nothing to the console; the compared page's screenshot is kept as
+# results/report_check/screenshot.png. Then a missing, a truncated and a foreign file must each exit
+# 2 naming the file.
 #   tests/report/check_report.sh path/to/dse
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,8 +20,10 @@ browser=$(command -v chromium || command -v chromium-browser || true)
   -p 'search.strategy={name: nsga2, trials: 60, batch: 20, population: 20, seed: 1}' > /dev/null
 "$dse" run configs/experiments/serving_resnet50_dynamic.yaml -q -p "output=$work/serving.h5" \
   -p workload.serving.duration_s=10 > /dev/null
+"$dse" validate kernels tests/data/neusight/test_ln.csv tests/data/neusight/test_softmax.csv -q \
+  --output "$work/validation.h5"
 "$dse" run configs/experiments/batch_dvfs_resnet_v2_50.yaml -q -p "output=$work/governed.h5" \
-  -p workload.serving.duration_s=40 -p workload.serving.warmup_s=5 > /dev/null
+  -p workload.serving.duration_s=20 -p workload.serving.warmup_s=5 > /dev/null
 
 # Opens a page headless; checks that every image decoded and nothing reached the console.
 check_page() {  # index.html expected_images [screenshot]
@@ -55,6 +58,7 @@ screenshot= report 2 "$work/single.h5" --out "$work/single"
 screenshot= report 3 "$work/search.h5" --out "$work/search"
 screenshot= report 3 "$work/serving.h5" --out "$work/serving" --format svg
 screenshot= report 3 "$work/governed.h5" --out "$work/governed"
+screenshot= report 2 "$work/validation.h5" --out "$work/validation"
 mkdir -p results/report_check
 screenshot=$PWD/results/report_check/screenshot.png report 13 "$work/single.h5" "$work/search.h5" \
   "$work/serving.h5" "$work/governed.h5" --compare --out "$work/compare"
