@@ -241,7 +241,7 @@ def plot_convergence(ax, run, label=None):
     ax.set_title("convergence")
 
 
-def latency_cdf(ax, run, tenant_label_prefix=""):
+def latency_cdf(ax, run, tenant_label_prefix="", slos_drawn=None):
     r = run.columns("requests")
     models = strings(run.file["serving/tenant_models"]) if "serving/tenant_models" in run.file else []
     start = float(run.file["serving/window_start_s"][()]) if "serving/window_start_s" in run.file else 0.0
@@ -257,8 +257,10 @@ def latency_cdf(ax, run, tenant_label_prefix=""):
         line, = ax.plot(lat, np.arange(1, lat.size + 1) / lat.size,
                         label=f"{tenant_label_prefix}{name} (p99 {np.percentile(lat, 99):.3g} ms)")
         slo = slos[i] if i < len(slos) else None
-        if slo:
+        if slo and (slos_drawn is None or (name, slo) not in slos_drawn):
             ax.axvline(float(slo), color=line.get_color(), ls="--", lw=1, label=f"{name} SLO {slo} ms")
+            if slos_drawn is not None:
+                slos_drawn.add((name, slo))  # compared runs of one model and SLO share one line
     ax.set_xscale("log")
     ax.set_xlabel("latency, ms (arrival to completion)")
     ax.set_ylabel("share of requests")
@@ -415,14 +417,18 @@ def plot_compare(runs, figs):
     servings = [r for r in runs if r.kind == "serving"]
     if len(servings) > 1:
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        drawn = set()
         for r in servings:
-            latency_cdf(ax, r, tenant_label_prefix=f"{r.label}: ")
+            latency_cdf(ax, r, tenant_label_prefix=f"{r.label}: ", slos_drawn=drawn)
         ax.legend(fontsize=7)
         figs.save(fig, "compare_latency_cdf", "latency CDFs of every serving run compared")
         fig, ax = plt.subplots(figsize=(7.5, 3.6))
         for r in servings:
             s = r.columns("serving/sensor")
             ax.plot(s["time_s"], s["power_w"], lw=0.8, label=r.label)
+        caps = {r.metric("power_cap_w") for r in servings} - {None}
+        for cap in sorted(caps):
+            ax.axhline(cap, color="C3", ls="--", lw=1, label=f"cap {cap:g} W")
         ax.set_xlabel("simulated time, s")
         ax.set_ylabel("sensor power, W")
         ax.legend(fontsize=8)

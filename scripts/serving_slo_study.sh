@@ -6,7 +6,8 @@
 # arrivals at half of it, and bursts (a two-state MMPP: 80 % of it and 20 %, 0.5 s mean each: the
 # same mean) are served by each governor and by the best static (max batch, clock): an exhaustive grid search in
 # simulation for the least energy per request whose p99 meets the SLO and whose every power
-# reading keeps under the cap. One CSV row per run.
+# reading keeps under the cap. One CSV row per run; the figures of docs/batch_dvfs.md (dse report)
+# from the H200 ResNet-50 bursty runs of BatchDVFS and the model-based governor.
 #   scripts/serving_slo_study.sh [path/to/dse] [out.csv]   (default build/dse, results/serving_slo_study.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,8 @@ dse=${1:-build/dse}
 out=${2:-results/serving_slo_study.csv}
 config=configs/experiments/serving_slo_power_cap.yaml
 metrics="throughput_per_s goodput_per_s latency_p99_ms slo_violation_rate energy_per_inference_j power_avg_w power_peak_w periods_over_cap_share batch_mean sm_clock_mhz"
-mkdir -p "$(dirname "$out")"
+figures=results/serving_slo_figures
+mkdir -p "$(dirname "$out")" "$figures" docs/img
 echo "gpu,model,arrivals,mean_rate_per_s,cap_w,slo_ms,governor,${metrics// /,}" > "$out"
 # Prints the metrics of `dse run --json` (a single run's, or a search's best trial's) as CSV fields.
 fields() {
@@ -45,7 +47,10 @@ for gpu in p40 h100_sxm h200; do
       mid=$(python3 -c "l=$levels; print(l[len(l)//2])")
       for governor in "batch_dvfs|initial_clock_mhz: $mid" "clipper_power|" "dvfs_only|initial_clock_mhz: $mid" "model_based|"; do
         name=${governor%%|*}; keys=${governor#*|}
-        echo "$gpu,$model,$kind,$poisson,$cap,$slo,$name,$("$dse" run "$config" "${run[@]}" \
+        # The runs docs/batch_dvfs.md draws keep their result files (H200, ResNet-50, bursts).
+        keep=()
+        [ "$gpu-$model-$kind" = h200-resnet50-bursty ] && keep=(-p "output=$figures/$name.h5")
+        echo "$gpu,$model,$kind,$poisson,$cap,$slo,$name,$("$dse" run "$config" "${run[@]}" "${keep[@]}" \
           -p "workload.serving.governor={name: $name, power_cap_w: $cap${keys:+, $keys}}" | fields)" >> "$out"
       done
       echo "$gpu,$model,$kind,$poisson,$cap,$slo,best_static,$("$dse" run "$config" "${run[@]}" \
@@ -58,4 +63,8 @@ for gpu in p40 h100_sxm h200; do
     done
   done
 done
+# docs/batch_dvfs.md's figures: BatchDVFS against the model-based governor on the H200 under bursts.
+"$dse" report "$figures/batch_dvfs.h5" "$figures/model_based.h5" --compare --out "$figures/report" > /dev/null
+cp "$figures/report/compare_latency_cdf.png" docs/img/serving_slo_h200_resnet50_bursty_latency_cdf.png
+cp "$figures/report/compare_power.png" docs/img/serving_slo_h200_resnet50_bursty_power.png
 echo "$out"
