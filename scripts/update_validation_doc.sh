@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the tables in docs/validation.md: the kernel timing model against the NeuSight kernel
-# measurements, with the default calibration and leave-one-GPU-out.
+# measurements, with the default calibration and leave-one-GPU-out, and its figures (dse report on
+# the run's result file, results/validation_kernels.h5, copied to docs/img/validation_*.png).
 #   scripts/update_validation_doc.sh [path/to/dse] [path/to/reference/data]
 # (the data defaults to tests/data, copied into the repository; tests/data/README.md cites it)
 set -euo pipefail
@@ -8,7 +9,7 @@ cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
 ref=${2:-tests/data}/neusight
 json=$("$dse" validate kernels "$ref"/test_linear.csv "$ref"/test_bmm.csv "$ref"/test_ln.csv "$ref"/test_softmax.csv \
-        --leave-one-out --json -q)
+        --leave-one-out --json -q --output results/validation_kernels.h5)
 e2e=$("$dse" validate e2e "$ref"/e2e_labels.csv --json -q)
 gemm=$("$dse" validate gemm "$(dirname "$ref")"/llmcompass/a100_fp16_matmul.csv --json -q)
 python3 - "$json" "$e2e" "$gemm" <<'PY' | python3 scripts/replace_doc_section.py docs/validation.md validation
@@ -73,3 +74,7 @@ body += (f"\n\n**FP16 tensor-core GEMMs** (`dse validate gemm`, LLMCompass's A10
 print(body)
 PY
 echo "docs/validation.md updated" >&2
+mkdir -p docs/img
+"$dse" report results/validation_kernels.h5 --out results/validation_report > /dev/null
+cp results/validation_report/predicted_vs_measured.png docs/img/validation_kernels_predicted_vs_measured.png
+cp results/validation_report/error_by_op_gpu.png docs/img/validation_kernels_error_by_op_gpu.png
