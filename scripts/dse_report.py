@@ -215,13 +215,22 @@ def plot_search(run, figs, prefix):
     m, sense = objectives[0]
     keys = sorted(params)
     if keys:
-        fig, axes = plt.subplots(1, len(keys), figsize=(4.2 * len(keys), 3.8), squeeze=False)
-        for ax, key in zip(axes[0], keys):
+        ncols = min(4, len(keys))
+        nrows = (len(keys) + ncols - 1) // ncols
+        fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.6 * nrows + 0.6), squeeze=False)
+        for ax in axes.flat[len(keys):]:
+            ax.set_visible(False)
+        for ax, key in zip(axes.flat, keys):
             values = np.array(params[key])
-            try:
-                x = values.astype(float)
-                ax.scatter(x[ok], metrics[m][ok], s=8, color="C0")
-            except ValueError:
+            x = np.array([as_number(v) for v in values])
+            numeric = ~np.isnan(x)
+            inactive = np.isin(values, ["", "-"])  # a conditional parameter its condition switched off
+            if np.all(numeric | inactive) and numeric.any():
+                sel = ok & numeric
+                ax.scatter(x[sel], metrics[m][sel], s=8, color="C0")
+                if x[sel].size and x[sel].min() > 0 and x[sel].max() / x[sel].min() > 50:
+                    ax.set_xscale("log", base=2)
+            else:
                 cats = sorted(set(values[ok]))
                 pos = {c: i for i, c in enumerate(cats)}
                 ax.scatter([pos[v] for v in values[ok]], metrics[m][ok], s=8, color="C0")
@@ -231,6 +240,13 @@ def plot_search(run, figs, prefix):
             ax.set_ylabel(m)
         fig.suptitle(f"{run.label}: {m} ({sense}) against each parameter (ok trials)")
         figs.save(fig, f"{prefix}parameters", f"{run.label}: {m} against each search parameter")
+
+
+def as_number(text_value):
+    try:
+        return float(text_value)
+    except ValueError:
+        return float("nan")
 
 
 def plot_convergence(ax, run, label=None):

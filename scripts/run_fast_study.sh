@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The FAST study (docs/fast.md): runs every configs/experiments/fast_*.yaml search, then the fusion-only
-# gain on unchanged tpu_v3_like, and rewrites the results section of docs/fast.md.
+# gain on unchanged tpu_v3_like, and rewrites the results section of docs/fast.md; its figures come
+# from dse report on the EfficientNet-B0 search's result file.
 #   scripts/run_fast_study.sh [path/to/dse] [--threads N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,3 +79,8 @@ print("|---|---:|")
 print("\n".join(shared_rows))
 print(f"\nGeometric mean over the suite: **{geo(shared_ratios):.2f}x** (FAST: 2.4x).")
 PY
+# docs/fast.md's figures: convergence and Perf/TDP against each parameter of the EfficientNet-B0 search.
+mkdir -p docs/img
+"$dse" report results/fast_efficientnet_b0.h5 --out results/fast_efficientnet_b0.report > /dev/null
+cp results/fast_efficientnet_b0.report/convergence.png docs/img/fast_efficientnet_b0_convergence.png
+cp results/fast_efficientnet_b0.report/parameters.png docs/img/fast_efficientnet_b0_parameters.png
