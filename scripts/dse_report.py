@@ -253,7 +253,8 @@ def plot_convergence(ax, run, label=None):
     best_so_far = np.asarray(run.file["trials/best_so_far"][()], dtype=float)
     ax.plot(np.arange(1, len(best_so_far) + 1), best_so_far, label=label or run.label)
     ax.set_xlabel("trials")
-    ax.set_ylabel("best so far")
+    objectives = objectives_of(run.config)
+    ax.set_ylabel(f"best {objectives[0][0]} so far" if objectives else "best objective so far")
     ax.set_title("convergence")
 
 
