@@ -133,6 +133,40 @@ def objectives_of(config):
     return out
 
 
+def base_values(config, keys):
+    """The value each search key has in the experiment as written (its baseline), or None."""
+    import re
+
+    try:
+        import yaml
+
+        node = yaml.safe_load(config) or {}
+    except Exception:
+        return {}
+    out = {}
+    for key in keys:
+        value = node
+        for part in key.split("."):
+            m = re.fullmatch(r"([^\[]+)((?:\[\d+\])*)", part)
+            if not m or not isinstance(value, dict) or m.group(1) not in value:
+                value = None
+                break
+            value = value[m.group(1)]
+            for index in re.findall(r"\[(\d+)\]", m.group(2)):
+                value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
+        out[key] = value
+    return out
+
+
+def same_value(text_value, value):
+    if value is None:
+        return False
+    try:
+        return float(text_value) == float(value)
+    except (TypeError, ValueError):
+        return str(text_value) == str(value)
+
+
 def slos_of(config):
     """Per tenant, the SLO in ms (None where a tenant has none)."""
     try:
@@ -184,6 +218,14 @@ def plot_search(run, figs, prefix):
     pareto = set(int(i) for i in run.file["pareto/trial"][()]) if "pareto/trial" in run.file else set()
     best = int(run.file["best/trial"][()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
     ids = np.asarray(t["id"], dtype=int)
+    # The baseline: the trial whose values are the experiment's own (where the search sampled it).
+    base = base_values(run.config, sorted(params))
+    baseline = None
+    if base and all(v is not None for v in base.values()):
+        for k in range(len(ids)):
+            if ok[k] and all(same_value(params[key][k], base[key]) for key in base):
+                baseline = k
+                break
     # Pareto front: objectives pairwise.
     pairs = [(a, b) for i, a in enumerate(objectives) for b in objectives[i + 1:]]
     for (ma, sa), (mb, sb) in pairs:
@@ -193,6 +235,9 @@ def plot_search(run, figs, prefix):
         order = np.argsort(metrics[ma][front])
         ax.plot(metrics[ma][front][order], metrics[mb][front][order], "o-", color="C0", ms=4,
                 label=f"Pareto front ({front.sum()})")
+        if baseline is not None:
+            ax.scatter([metrics[ma][baseline]], [metrics[mb][baseline]], marker="D", s=70, facecolors="none",
+                       edgecolors="k", zorder=6, label=f"baseline (the config as written, trial {ids[baseline]})")
         if best is not None and best in ids:
             k = int(np.where(ids == best)[0][0])
             ax.scatter([metrics[ma][k]], [metrics[mb][k]], marker="*", s=180, color="C3", zorder=5,
