@@ -219,11 +219,14 @@ int validate_kernels(const ValidateOptions& options) {
 
 struct E2eOptions {
   std::string file;
+  std::string output;  // HDF5 for `dse report`
   OutputMode mode;
 };
 
 // NeuSight's e2e_labels.csv, simulated by hwcal/e2e_validation.h.
 int validate_e2e(const E2eOptions& options) {
+  std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
+  if (!options.output.empty()) output.emplace(options.output);
   const E2eValidation validation = predict_e2e_labels(options.file);
   const std::vector<E2eRow>& rows = validation.rows;
   nlohmann::json json_rows = nlohmann::json::array();
@@ -259,6 +262,7 @@ int validate_e2e(const E2eOptions& options) {
                    skip.reason);
     }
   }
+  if (output) write_e2e_validation_h5(*output, options.file, rows);
   if (options.mode.json) options.mode.print_json({{"rows", json_rows}, {"mape_pct", mape}, {"skipped", json_skipped}});
   return 0;
 }
@@ -350,6 +354,9 @@ Subcommand add_validate_command(CLI::App& app) {
   CLI::App* e2e_command =
       command->add_subcommand("e2e", "Predict measured end-to-end inference latencies (NeuSight e2e_labels.csv)");
   e2e_command->add_option("file", e2e->file, "e2e_labels.csv")->required()->check(CLI::ExistingFile);
+  e2e_command
+      ->add_option("--output", e2e->output, "Write every row and its prediction as HDF5 for dse report (op: the model)")
+      ->type_name("FILE.h5");
   add_output_flags(*e2e_command, e2e->mode, true);
   auto gemm = std::make_shared<GemmOptions>();
   CLI::App* gemm_command =

@@ -417,6 +417,7 @@ def plot_single(run, figs, prefix):
 
 def plot_validation(run, figs, prefix):
     v = run.columns("validation")
+    what = "model" if "validate: e2e" in run.config else "op kind"  # end-to-end rows are grouped by model
     gpu, op = np.array(v["gpu"]), np.array(v["op"])
     measured = np.asarray(v["measured_ms"], dtype=float)
     columns = [("predicted_ms", "dse (calibration used)")]
@@ -431,7 +432,8 @@ def plot_validation(run, figs, prefix):
         predicted = np.asarray(v[key], dtype=float)
         for i, g in enumerate(gpus):
             sel = gpu == g
-            ax.scatter(measured[sel], predicted[sel], s=4, alpha=0.5, color=plt.cm.tab10(i % 10), label=g)
+            ax.scatter(measured[sel], predicted[sel], s=4 if len(measured) > 500 else 18, alpha=0.6,
+                       color=plt.cm.tab10(i % 10), label=g)
         ax.plot(line, line, color="k", lw=1)
         for band, style in ((0.1, "--"), (0.2, ":")):
             ax.plot(line, line * (1 + band), color="0.4", ls=style, lw=1, label=f"±{band:.0%}")
@@ -446,8 +448,9 @@ def plot_validation(run, figs, prefix):
         handles, labels = ax.get_legend_handles_labels()
         unique = dict(zip(labels, handles))
         ax.legend(unique.values(), unique.keys(), fontsize=7, markerscale=3)
-    fig.suptitle(f"{run.label}: predicted against measured, {len(measured)} kernels")
-    figs.save(fig, f"{prefix}predicted_vs_measured", f"{run.label}: every kernel's predicted against measured latency")
+    fig.suptitle(f"{run.label}: predicted against measured, {len(measured)} "
+                 + ("inferences" if what == "model" else "kernels"))
+    figs.save(fig, f"{prefix}predicted_vs_measured", f"{run.label}: every row's predicted against measured latency")
     # Mean absolute percentage error by op kind and GPU.
     ops = sorted(set(op))
     fig, ax = plt.subplots(figsize=(max(6.4, 1.2 * len(ops) * len(columns) + 2), 4.2))
@@ -463,9 +466,9 @@ def plot_validation(run, figs, prefix):
     ax.set_xticks(range(len(ops)))
     ax.set_xticklabels(ops)
     ax.set_ylabel("mean absolute error, %")
-    ax.set_title(f"{run.label}: error by op kind and GPU")
+    ax.set_title(f"{run.label}: error by {what} and GPU")
     ax.legend(fontsize=7, ncol=2)
-    figs.save(fig, f"{prefix}error_by_op_gpu", f"{run.label}: mean absolute percentage error by op kind and GPU")
+    figs.save(fig, f"{prefix}error_by_op_gpu", f"{run.label}: mean absolute percentage error by {what} and GPU")
 
 
 def plot_compare(runs, figs):
