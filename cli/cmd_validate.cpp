@@ -271,6 +271,7 @@ struct GemmOptions {
   std::string file;
   std::string gpu = "a100_sxm4_80gb";
   std::string dtype = "fp16";
+  std::string output;  // HDF5 for `dse report`
   OutputMode mode;
 };
 
@@ -287,6 +288,8 @@ int validate_gemm(const GemmOptions& options) {
   if (!dtype)
     throw UserError("--dtype: expected one of " + join_names(compute_dtype_names()) + ", found '" + options.dtype +
                     "'");
+  std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
+  if (!options.output.empty()) output.emplace(options.output);
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
   const GemmValidation result = predict_llmcompass_gemms(options.file, spec, *dtype);
   nlohmann::json rows = nlohmann::json::array();
@@ -317,6 +320,7 @@ int validate_gemm(const GemmOptions& options) {
     fmt::print(options.mode.human(),
                "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n", options.dtype,
                spec.name, mape, 100 * share, result.rows.size(), result.clock_mhz);
+  if (output) write_gemm_validation_h5(*output, options.file, options.gpu, options.dtype, result.rows);
   if (options.mode.json)
     options.mode.print_json({{"gpu", spec.name},
                              {"dtype", options.dtype},
@@ -364,6 +368,10 @@ Subcommand add_validate_command(CLI::App& app) {
   gemm_command->add_option("file", gemm->file, "The measurements")->required()->check(CLI::ExistingFile);
   gemm_command->add_option("--gpu", gemm->gpu, "GPU spec the measurements were taken on (default a100_sxm4_80gb)");
   gemm_command->add_option("--dtype", gemm->dtype, "Element type (default fp16: tensor cores)");
+  gemm_command
+      ->add_option("--output", gemm->output,
+                   "Write every row and its prediction as HDF5 for dse report (op: gemm_DTYPE)")
+      ->type_name("FILE.h5");
   add_output_flags(*gemm_command, gemm->mode, true);
   return {command, [options, kernels, e2e, e2e_command, gemm] {
             if (kernels->parsed()) return validate_kernels(*options);

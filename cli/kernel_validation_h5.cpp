@@ -86,4 +86,14 @@ void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::
              "default calibration (fitted to NeuSight FP32 kernels)", rows);
 }
 
+void write_gemm_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu, const std::string& dtype,
+                              const std::vector<GemmRow>& gemm_rows) {
+  std::vector<ValidationRow> rows;
+  for (const auto& r : gemm_rows)
+    rows.push_back({gpu, "gemm_" + dtype, file, 0, 1, r.m, r.n, r.k, r.measured_ms, r.predicted_ms});
+  write_rows(
+      out, fmt::format("# dse validate gemm\nvalidate: gemm\ngpu: {}\ndtype: {}\nfiles:\n  - '{}'\n", gpu, dtype, file),
+      file, "default calibration (fitted to NeuSight FP32 kernels)", rows);
+}
+
 }  // namespace dse

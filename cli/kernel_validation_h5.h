@@ -1,4 +1,4 @@
-// `dse validate kernels|e2e --output FILE.h5`: every measured row beside dse's prediction (and, for
+// `dse validate kernels|e2e|gemm --output FILE.h5`: every measured row beside dse's prediction (and, for
 // kernels with --leave-one-out, the prediction of the calibration fitted without that row's GPU), as
 // an HDF5 file that `dse report` draws (docs/results.md, "Validation files").
 #pragma once
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hwcal/e2e_validation.h"
+#include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
 
 namespace dse {
@@ -37,5 +38,7 @@ struct KernelValidationRun {
 void write_kernel_validation_h5(Hdf5File& out, const std::map<std::string, DeviceRows>& devices,
                                 const KernelValidationRun& run);
 void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::vector<E2eRow>& rows);
+void write_gemm_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu, const std::string& dtype,
+                              const std::vector<GemmRow>& rows);
 
 }  // namespace dse

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `dse report` end to end (ctest report.renders_in_chromium): a single run, a search, a kernel and
-# an end-to-end validation and two serving runs (one governed by BatchDVFS under a cap), each reported alone and
-# all compared; every page is opened in headless Chromium, which must load every image and log
-# nothing to the console; the compared page's screenshot is kept as
+# `dse report` end to end (ctest report.renders_in_chromium): a single run, a search, a kernel, an
+# end-to-end and a GEMM validation, and two serving runs (one governed by BatchDVFS under a cap),
+# each reported alone and all compared; every page is opened in headless Chromium, which must load
+# every image and log nothing to the console; the compared page's screenshot is kept as
 # results/report_check/screenshot.png. Then a missing, a truncated and a foreign file must each exit
 # 2 naming the file.
 #   tests/report/check_report.sh path/to/dse
@@ -23,6 +23,7 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 "$dse" validate kernels tests/data/neusight/test_ln.csv tests/data/neusight/test_softmax.csv -q \
   --output "$work/validation.h5"
 "$dse" validate e2e tests/data/neusight/e2e_labels.csv -q --output "$work/e2e.h5"
+"$dse" validate gemm tests/data/llmcompass/a100_fp16_matmul.csv -q --output "$work/gemm.h5"
 "$dse" run configs/experiments/batch_dvfs_resnet_v2_50.yaml -q -p "output=$work/governed.h5" \
   -p workload.serving.duration_s=20 -p workload.serving.warmup_s=5 > /dev/null
 
@@ -61,6 +62,7 @@ screenshot= report 3 "$work/serving.h5" --out "$work/serving" --format svg
 screenshot= report 3 "$work/governed.h5" --out "$work/governed"
 screenshot= report 2 "$work/validation.h5" --out "$work/validation"
 screenshot= report 2 "$work/e2e.h5" --out "$work/e2e"
+screenshot= report 2 "$work/gemm.h5" --out "$work/gemm"
 mkdir -p results/report_check
 screenshot=$PWD/results/report_check/screenshot.png report 13 "$work/single.h5" "$work/search.h5" \
   "$work/serving.h5" "$work/governed.h5" --compare --out "$work/compare"
