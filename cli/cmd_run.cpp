@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/progress_bar.h"
@@ -87,7 +88,16 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
     apply_override(best_base, "output=" + sibling(output, ".best.h5"), 1);
     write_file_atomically(best_path, best_config_yaml(best_base, settings, *outcome.best));
   }
-  if (!output.empty()) write_search_hdf5(output, to_yaml(config), config_file, settings, outcome);
+  if (!output.empty()) {
+    // The baseline: the experiment as written, without the search's values (reports mark it).
+    std::optional<MetricTable> baseline;
+    try {
+      baseline = run_experiment(check).metrics;
+    } catch (const UserError&) {
+      // a base that does not run on its own (e.g. over a constraint-free limit) has no baseline
+    }
+    write_search_hdf5(output, to_yaml(config), config_file, settings, outcome, baseline ? &*baseline : nullptr);
+  }
 
   if (!options.mode.quiet) {
     std::FILE* out = options.mode.human();

@@ -218,7 +218,12 @@ def plot_search(run, figs, prefix):
     pareto = set(int(i) for i in run.file["pareto/trial"][()]) if "pareto/trial" in run.file else set()
     best = int(run.file["best/trial"][()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
     ids = np.asarray(t["id"], dtype=int)
-    # The baseline: the trial whose values are the experiment's own (where the search sampled it).
+    # The baseline: the experiment as written (/baseline, dse run's), or else the trial whose values are
+    # the experiment's own, where the search sampled it.
+    base_metrics = None
+    if "baseline/metrics" in run.file:
+        g = run.file["baseline/metrics"]
+        base_metrics = dict(zip(strings(g["name"]), (float(x) for x in g["value"][()])))
     base = base_values(run.config, sorted(params))
     baseline = None
     if base and all(v is not None for v in base.values()):
@@ -235,7 +240,10 @@ def plot_search(run, figs, prefix):
         order = np.argsort(metrics[ma][front])
         ax.plot(metrics[ma][front][order], metrics[mb][front][order], "o-", color="C0", ms=4,
                 label=f"Pareto front ({front.sum()})")
-        if baseline is not None:
+        if base_metrics and ma in base_metrics and mb in base_metrics:
+            ax.scatter([base_metrics[ma]], [base_metrics[mb]], marker="D", s=70, facecolors="none", edgecolors="k",
+                       zorder=6, label="baseline (the config as written)")
+        elif baseline is not None:
             ax.scatter([metrics[ma][baseline]], [metrics[mb][baseline]], marker="D", s=70, facecolors="none",
                        edgecolors="k", zorder=6, label=f"baseline (the config as written, trial {ids[baseline]})")
         if best is not None and best in ids:
@@ -254,6 +262,8 @@ def plot_search(run, figs, prefix):
     # Convergence.
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     plot_convergence(ax, run)
+    if base_metrics and objectives[0][0] in base_metrics:
+        ax.axhline(base_metrics[objectives[0][0]], color="k", ls="--", lw=1, label="baseline (the config as written)")
     ax.legend(fontsize=8)
     figs.save(fig, f"{prefix}convergence", f"{run.label}: best {objectives[0][0]} so far against trials")
     # The first objective against each parameter.

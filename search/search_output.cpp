@@ -19,7 +19,7 @@ std::string best_config_yaml(const ConfigNode& base, const SearchSettings& setti
 }
 
 void write_search_hdf5(const std::string& path, const std::string& config_yaml, const std::string& config_file,
-                       const SearchSettings& settings, const SearchOutcome& outcome) {
+                       const SearchSettings& settings, const SearchOutcome& outcome, const MetricTable* baseline) {
   Hdf5File file(path);
   file.string("/config", config_yaml);
   write_meta(file, config_file, "", {}, {});
@@ -68,6 +68,10 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
     file.group("/best");
     file.integers("/best/trial", {outcome.best->trial.id});
     file.number("/best/objective", settings.primary().maximize ? *outcome.best->objective : -*outcome.best->objective);
+  }
+  if (baseline) {
+    file.group("/baseline");
+    write_metric_table(file, "/baseline/metrics", *baseline);
   }
   file.commit();
 }

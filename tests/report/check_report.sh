@@ -27,6 +27,14 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 "$dse" run configs/experiments/batch_dvfs_resnet_v2_50.yaml -q -p "output=$work/governed.h5" \
   -p workload.serving.duration_s=20 -p workload.serving.warmup_s=5 > /dev/null
 
+# A search file carries its baseline (the experiment as written) for the report to mark.
+/usr/bin/python3 -c '
+import h5py, sys
+g = h5py.File(sys.argv[1])["baseline/metrics"]
+names = [n.decode() for n in g["name"][()]]
+assert "throughput_per_s" in names and "latency_ms" in names, names
+' "$work/search.h5" || fail "search.h5: no /baseline/metrics with the objectives"
+
 # Opens a page headless; checks that every image decoded and nothing reached the console.
 check_page() {  # index.html expected_images [screenshot]
   local dom="$work/dom.html" log="$work/browser.log"
