@@ -49,7 +49,9 @@ for gpu in p40 h100_sxm h200; do
         name=${governor%%|*}; keys=${governor#*|}
         # The runs docs/batch_dvfs.md draws keep their result files (H200, ResNet-50, bursts).
         keep=()
-        [ "$gpu-$model-$kind" = h200-resnet50-bursty ] && keep=(-p "output=$figures/$name.h5")
+        case "$gpu-$model-$kind-$name" in
+          h200-resnet50-bursty-batch_dvfs | h200-resnet50-bursty-model_based) keep=(-p "output=$figures/$name.h5") ;;
+        esac
         echo "$gpu,$model,$kind,$poisson,$cap,$slo,$name,$("$dse" run "$config" "${run[@]}" "${keep[@]}" \
           -p "workload.serving.governor={name: $name, power_cap_w: $cap${keys:+, $keys}}" | fields)" >> "$out"
       done
