@@ -66,13 +66,18 @@ for round in $(seq 1 "$rounds"); do
   dir="$work/round$round"
   mkdir -p "$dir"
   experiment killed "$dir/killed.h5" > "$dir/killed.yaml"
-  # 1 to 3 kills, each at a uniformly random time within the uninterrupted run's length.
+  # 1 to 3 kills, each at a uniformly random time within what the run has left (the uninterrupted
+  # run's length times the share of trials not yet in the journal).
   for _ in $(seq 1 $((RANDOM % 3 + 1))); do
     resume=()
-    [ -e "$dir/killed.journal.jsonl" ] && resume=(--resume)
+    left=1
+    if [ -e "$dir/killed.journal.jsonl" ]; then
+      resume=(--resume)
+      left=$(awk -v n="$trials" 'END { d = NR - 1; print (d < n ? (n - d) / n : 0) }' "$dir/killed.journal.jsonl")
+    fi
     "$dse" run "$dir/killed.yaml" "${resume[@]}" -q > /dev/null 2>&1 &
     pid=$!
-    sleep "$(awk -v t="$whole_s" -v r=$RANDOM 'BEGIN { printf "%.3f", t * r / 32767 }')"
+    sleep "$(awk -v t="$whole_s" -v f="$left" -v r=$RANDOM 'BEGIN { printf "%.3f", t * f * r / 32767 }')"
     kill -9 "$pid" 2> /dev/null && kills=$((kills + 1)) || true
     wait "$pid" 2> /dev/null || true
   done
