@@ -76,8 +76,10 @@ int report(const ReportOptions& options) {
 Subcommand add_report_command(CLI::App& app) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app.add_subcommand(
-      "report", "Plots and one self-contained index.html for result files (searches, serving and single runs)");
-  command->add_option("files", options->files, "Result files (HDF5) written by dse run")->required();
+      "report",
+      "Plots and one self-contained index.html for result files (searches, serving, validation and single runs)");
+  command->add_option("files", options->files, "Result files (HDF5) written by dse run or dse validate --output")
+      ->required();
   command->add_option("--out", options->out,
                       "Folder for the plots and index.html (default RUN.report/ beside the first file)");
   command->add_option("--format", options->format, "Image format: png or svg (default png)")
