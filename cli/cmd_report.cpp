@@ -1,7 +1,8 @@
 // `dse report RUN.h5 [MORE.h5 ...] [--out DIR] [--format png|svg] [--compare] [--json]`: plots and
 // one self-contained index.html for result files (docs/report.md). The plotting is matplotlib's, in
 // scripts/dse_report.py, which this binary carries embedded and runs with the system's Python 3
-// (Debian's /usr/bin/python3 with python3-matplotlib and python3-h5py; DSE_PYTHON overrides it).
+// (Debian's /usr/bin/python3 with python3-matplotlib, python3-h5py and python3-yaml; DSE_PYTHON
+// overrides it).
 // Its exit status is the command's: 0 written, 2 bad input (missing, truncated or foreign files).
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@ struct ReportOptions {
   std::string out;
   std::string format = "png";
   bool compare = false;
-  bool json = false;
+  OutputMode mode;  // --json, -q: passed on to the script
 };
 
 std::string python_interpreter() {
@@ -47,28 +48,30 @@ int report(const ReportOptions& options) {
   if (!options.out.empty()) args.insert(args.end(), {"--out", options.out});
   args.insert(args.end(), {"--format", options.format});
   if (options.compare) args.push_back("--compare");
-  if (options.json) args.push_back("--json");
+  if (options.mode.json) args.push_back("--json");
+  if (options.mode.quiet) args.push_back("--quiet");
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
-  if (pid < 0) throw UserError(std::string("dse report: cannot start Python: ") + std::strerror(errno));
+  if (pid < 0) throw UserError("report: cannot start " + python + ": " + std::strerror(errno));
   if (pid == 0) {
     ::execvp(argv[0], argv.data());
     const int reason = errno;
-    std::fprintf(stderr,
-                 "dse: error: report: cannot run %s (%s): install Debian's python3, python3-matplotlib and "
-                 "python3-h5py (scripts/bootstrap.sh does), or set DSE_PYTHON\n",
-                 python.c_str(), std::strerror(reason));
+    std::fprintf(
+        stderr,
+        "dse: error: report: cannot run %s (%s): install Debian's python3, python3-matplotlib, python3-yaml and "
+        "python3-h5py (scripts/bootstrap.sh does), or set DSE_PYTHON\n",
+        python.c_str(), std::strerror(reason));
     ::_exit(2);
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw UserError(std::string("dse report: lost the Python process: ") + std::strerror(errno));
+    if (errno != EINTR) throw UserError("report: lost the " + python + " process: " + std::strerror(errno));
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  throw UserError("dse report: Python ended by signal " + std::to_string(WTERMSIG(status)));
+  throw UserError("report: " + python + " ended by signal " + std::to_string(WTERMSIG(status)));
 }
 
 }  // namespace
@@ -86,7 +89,7 @@ Subcommand add_report_command(CLI::App& app) {
       ->check(CLI::IsMember({"png", "svg"}));
   command->add_flag("--compare", options->compare,
                     "Also overlay the runs in shared plots (convergence, latency CDF, power)");
-  command->add_flag("--json", options->json, "Print {\"index\", \"figures\"} as one JSON object on stdout");
+  add_output_flags(*command, options->mode, true);  // --json: {"index", "figures"}
   return {command, [options] { return report(*options); }};
 }
 

@@ -94,7 +94,7 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
     try {
       baseline = run_experiment(check).metrics;
     } catch (const UserError&) {
-      // a base that does not run on its own (e.g. over a constraint-free limit) has no baseline
+      // a base the simulator refuses on its own (a UserError) leaves the search without a baseline
     }
     write_search_hdf5(output, to_yaml(config), config_file, settings, outcome, baseline ? &*baseline : nullptr);
   }

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "cli/command.h"
-#include "cli/kernel_validation_h5.h"
 #include "cli/progress_bar.h"
+#include "cli/validation_h5.h"
 #include "hwcal/batch_scaling_floor.h"
 #include "hwcal/e2e_validation.h"
 #include "hwcal/gemm_validation.h"

@@ -21,7 +21,6 @@ Python packages), with one line naming the file and what was expected.
 import argparse
 import base64
 import html
-import io
 import os
 import sys
 
@@ -42,8 +41,9 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    import yaml
 except ImportError as error:  # pragma: no cover - depends on the machine
-    fail(f"{error.name} is missing: install Debian's python3-matplotlib and python3-h5py "
+    fail(f"{error.name} is missing: install Debian's python3-matplotlib, python3-h5py and python3-yaml "
          "(scripts/bootstrap.sh does)")
 
 # --- reading the documented layout -------------------------------------------------------------
@@ -77,6 +77,12 @@ class Run:
             raise ReportError(f"{path}: expected a dse result file (/config and /meta, docs/results.md), "
                               f"found an HDF5 file without them (groups: {', '.join(sorted(f.keys())) or 'none'})")
         self.config = text(f["config"][()])
+        try:  # the resolved config, for what the figures mark (objectives, SLOs)
+            self.tree = yaml.safe_load(self.config)
+        except yaml.YAMLError:
+            self.tree = None
+        if not isinstance(self.tree, dict):
+            self.tree = {}
         self.meta = {k: text(f["meta"][k][()]) for k in f["meta"] if f["meta"][k].shape == ()}
         if "trials" in f:
             self.kind = "search"
@@ -112,70 +118,18 @@ class Run:
         return out
 
 
-def objectives_of(config):
-    """The search block's objectives as [(metric, 'maximize'|'minimize')], from /config's YAML."""
-    try:
-        import yaml
-    except ImportError:
-        return []
-    try:
-        search = (yaml.safe_load(config) or {}).get("search", {})
-    except yaml.YAMLError:
-        return []
-    block = search.get("objective", [])
+def objectives_of(tree):
+    """The search block's objectives as [(metric, 'maximize'|'minimize')]."""
+    block = (tree.get("search") or {}).get("objective", [])
     items = block if isinstance(block, list) else [block]
-    out = []
-    for item in items:
-        if isinstance(item, dict):
-            for sense in ("maximize", "minimize"):
-                if sense in item:
-                    out.append((str(item[sense]), sense))
-    return out
+    return [(str(item[sense]), sense) for item in items if isinstance(item, dict)
+            for sense in ("maximize", "minimize") if sense in item]
 
 
-def base_values(config, keys):
-    """The value each search key has in the experiment as written (its baseline), or None."""
-    import re
-
-    try:
-        import yaml
-
-        node = yaml.safe_load(config) or {}
-    except Exception:
-        return {}
-    out = {}
-    for key in keys:
-        value = node
-        for part in key.split("."):
-            m = re.fullmatch(r"([^\[]+)((?:\[\d+\])*)", part)
-            if not m or not isinstance(value, dict) or m.group(1) not in value:
-                value = None
-                break
-            value = value[m.group(1)]
-            for index in re.findall(r"\[(\d+)\]", m.group(2)):
-                value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
-        out[key] = value
-    return out
-
-
-def same_value(text_value, value):
-    if value is None:
-        return False
-    try:
-        return float(text_value) == float(value)
-    except (TypeError, ValueError):
-        return str(text_value) == str(value)
-
-
-def slos_of(config):
+def slos_of(tree):
     """Per tenant, the SLO in ms (None where a tenant has none)."""
-    try:
-        import yaml
-
-        serving = ((yaml.safe_load(config) or {}).get("workload", {}) or {}).get("serving", {}) or {}
-        return [t.get("slo_ms") for t in serving.get("tenants", [])]
-    except Exception:
-        return []
+    serving = ((tree.get("workload") or {}).get("serving") or {})
+    return [t.get("slo_ms") if isinstance(t, dict) else None for t in serving.get("tenants") or []]
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -211,26 +165,18 @@ def plot_search(run, figs, prefix):
     ok = status == "ok"
     metrics = {k: np.asarray(v, dtype=float) for k, v in run.columns("trials/metrics").items()}
     params = run.columns("trials/parameters")
-    objectives = [(m, s) for m, s in objectives_of(run.config) if m in metrics]
+    objectives = [(m, s) for m, s in objectives_of(run.tree) if m in metrics]
     if not objectives:
         objectives = [("objective", "maximize")]
         metrics["objective"] = np.asarray(t["objective"], dtype=float)
     pareto = set(int(i) for i in run.file["pareto/trial"][()]) if "pareto/trial" in run.file else set()
     best = int(run.file["best/trial"][()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
     ids = np.asarray(t["id"], dtype=int)
-    # The baseline: the experiment as written (/baseline, dse run's), or else the trial whose values are
-    # the experiment's own, where the search sampled it.
+    # The baseline: the experiment as written, which dse run simulates after the search (/baseline).
     base_metrics = None
     if "baseline/metrics" in run.file:
         g = run.file["baseline/metrics"]
         base_metrics = dict(zip(strings(g["name"]), (float(x) for x in g["value"][()])))
-    base = base_values(run.config, sorted(params))
-    baseline = None
-    if base and all(v is not None for v in base.values()):
-        for k in range(len(ids)):
-            if ok[k] and all(same_value(params[key][k], base[key]) for key in base):
-                baseline = k
-                break
     # Pareto front: objectives pairwise.
     pairs = [(a, b) for i, a in enumerate(objectives) for b in objectives[i + 1:]]
     for (ma, sa), (mb, sb) in pairs:
@@ -243,9 +189,6 @@ def plot_search(run, figs, prefix):
         if base_metrics and ma in base_metrics and mb in base_metrics:
             ax.scatter([base_metrics[ma]], [base_metrics[mb]], marker="D", s=70, facecolors="none", edgecolors="k",
                        zorder=6, label="baseline (the config as written)")
-        elif baseline is not None:
-            ax.scatter([metrics[ma][baseline]], [metrics[mb][baseline]], marker="D", s=70, facecolors="none",
-                       edgecolors="k", zorder=6, label=f"baseline (the config as written, trial {ids[baseline]})")
         if best is not None and best in ids:
             k = int(np.where(ids == best)[0][0])
             ax.scatter([metrics[ma][k]], [metrics[mb][k]], marker="*", s=180, color="C3", zorder=5,
@@ -308,7 +251,7 @@ def plot_convergence(ax, run, label=None):
     best_so_far = np.asarray(run.file["trials/best_so_far"][()], dtype=float)
     ax.plot(np.arange(1, len(best_so_far) + 1), best_so_far, label=label or run.label)
     ax.set_xlabel("trials")
-    objectives = objectives_of(run.config)
+    objectives = objectives_of(run.tree)
     ax.set_ylabel(f"best {objectives[0][0]} so far" if objectives else "best objective so far")
     ax.set_title("convergence")
 
@@ -319,7 +262,7 @@ def latency_cdf(ax, run, tenant_label_prefix="", slos_drawn=None):
     start = float(run.file["serving/window_start_s"][()]) if "serving/window_start_s" in run.file else 0.0
     end = float(run.file["serving/window_end_s"][()]) if "serving/window_end_s" in run.file else np.inf
     arrival, finish, tenant = (np.asarray(r[k], dtype=float) for k in ("arrival_s", "end_s", "tenant"))
-    slos = slos_of(run.config)
+    slos = slos_of(run.tree)
     for i in sorted(set(tenant.astype(int))):
         sel = (tenant == i) & (arrival >= start) & (arrival <= end) & (finish >= 0)
         lat = np.sort((finish[sel] - arrival[sel]) * 1e3)
@@ -427,7 +370,7 @@ def plot_single(run, figs, prefix):
 
 def plot_validation(run, figs, prefix):
     v = run.columns("validation")
-    what = "model" if "validate: e2e" in run.config else "op kind"  # end-to-end rows are grouped by model
+    what = "model" if run.tree.get("validate") == "e2e" else "op kind"  # end-to-end rows are grouped by model
     gpu, op = np.array(v["gpu"]), np.array(v["op"])
     measured = np.asarray(v["measured_ms"], dtype=float)
     columns = [("predicted_ms", "dse (calibration used)")]
@@ -542,10 +485,9 @@ def validation_table(run):
             sel = (gpu == g) & (op == o)
             e = 100 * np.abs(predicted[sel] / measured[sel] - 1)
             h = 100 * np.abs(held[sel] / measured[sel] - 1)
-            rows += (f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td><td>{e.mean():.1f}</td>"
-                     f"<td>{np.mean(e <= 20):.0%}</td><td>{h.mean():.1f}</td></tr>" if np.isfinite(h).all() else
-                     f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td><td>{e.mean():.1f}</td>"
-                     f"<td>{np.mean(e <= 20):.0%}</td><td>-</td></tr>")
+            held_cell = f"{h.mean():.1f}" if np.isfinite(h).all() else "-"
+            rows += (f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td>"
+                     f"<td>{e.mean():.1f}</td><td>{np.mean(e <= 20):.0%}</td><td>{held_cell}</td></tr>")
     return ("<table><tr><th>GPU</th><th>op</th><th>rows</th><th>MAPE %</th><th>within 20 %</th>"
             "<th>held-out MAPE %</th></tr>" + rows + "</table>")
 
@@ -586,6 +528,7 @@ def main(argv):
     parser.add_argument("--format", default="png", choices=["png", "svg"], help="image format (default png)")
     parser.add_argument("--compare", action="store_true", help="also overlay the runs in shared plots")
     parser.add_argument("--json", action="store_true", help="print {\"index\", \"figures\"} as JSON on stdout")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
 
 
     parser.error = lambda message: fail(message)  # one line and exit 2, as every dse command
@@ -621,7 +564,7 @@ def main(argv):
         import json
 
         print(json.dumps({"index": index, "figures": [path for _, _, path in figs.items]}))
-    else:
+    elif not args.quiet:
         print(f"{index} ({len(figs.items)} figures)")
     return 0
 

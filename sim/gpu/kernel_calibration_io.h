@@ -16,6 +16,9 @@
 
 namespace dse {
 
+// How results describe KernelCalibration's defaults (docs/validation.md: what they were fitted to).
+inline constexpr const char* kDefaultKernelCalibrationSource = "default calibration (fitted to NeuSight FP32 kernels)";
+
 KernelCalibration read_kernel_calibration(const ConfigNode& root);
 // The file's `fitted_on` GPUs (empty when it names none).
 std::vector<std::string> kernel_calibration_fitted_on(const ConfigNode& root);

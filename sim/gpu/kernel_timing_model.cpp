@@ -17,7 +17,7 @@ class KernelTimingModel final : public GpuTimingModel {
  public:
   KernelTimingModel(const GpuSpec& spec, const std::optional<KernelCalibration>& calibration, const std::string& file)
       : timer_(spec, calibration.value_or(KernelCalibration{})),
-        source_(calibration ? "calibrated (" + file + ")" : "default calibration (fitted to NeuSight FP32 kernels)") {}
+        source_(calibration ? "calibrated (" + file + ")" : kDefaultKernelCalibrationSource) {}
 
   // Reads `calibration` (a file from `dse validate kernels --fit --save-calibration`, relative to
   // the experiment); models on the same spec file and calibration share one instance, and with it

@@ -98,17 +98,18 @@ class Trace final : public ArrivalProcess {
     const std::size_t column = table.column("arrival_s");
     // A trace of absolute timestamps (Unix time) starts at its first row with shift_to_zero.
     const bool shift = params.param<bool>("shift_to_zero").with_default(false);
+    std::vector<std::pair<int, int>> places;  // CSV line and column of each time
     for (const auto& row : table.rows()) {
       const double t = table.number(row, column);
       const int col = column < row.cells.size() ? row.cells[column].column : 1;
-      if (!(t >= 0 && t < std::numeric_limits<double>::infinity()))
+      if (!std::isfinite(t) || t < 0)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected a time in seconds >= 0, found {}", path, row.line,
                                     col, table.text(row, column)));
       if (!times_.empty() && t < times_.back())
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times in non-decreasing order, found {} after {}",
                                     path, row.line, col, table.text(row, column), times_.back()));
       times_.push_back(t);
-      places_.push_back({row.line, col});
+      places.push_back({row.line, col});
     }
     if (times_.empty()) throw UserError(path + ": expected at least one arrival row, found none");
     const double origin = shift ? times_.front() : 0;
@@ -116,7 +117,7 @@ class Trace final : public ArrivalProcess {
       times_[i] -= origin;
       if (times_[i] > kLongestServingRun_s)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times within {:g} s of {}, found {}{}", path,
-                                    places_[i].first, places_[i].second, kLongestServingRun_s,
+                                    places[i].first, places[i].second, kLongestServingRun_s,
                                     shift ? "the first row" : "0 (the longest run dse simulates)", times_[i] + origin,
                                     shift ? "" : " (for Unix timestamps, set shift_to_zero: true)"));
     }
@@ -135,7 +136,6 @@ class Trace final : public ArrivalProcess {
 
  private:
   std::vector<double> times_;
-  std::vector<std::pair<int, int>> places_;  // CSV line and column of each time
   std::size_t next_ = 0;
 };
 

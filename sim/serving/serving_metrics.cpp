@@ -79,7 +79,11 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
     const auto& slo = spec.tenants[r.tenant].slo_ms;
     const bool meets_slo = !slo || latency_ms <= *slo;
     TenantStats& t = tenants[r.tenant];
-    if (r.end_s > start && r.end_s <= end) ++completed, completed_within_slo += meets_slo, ++t.completed;
+    if (r.end_s > start && r.end_s <= end) {
+      ++completed;
+      ++t.completed;
+      completed_within_slo += meets_slo;
+    }
     if (r.arrival_s < start || r.arrival_s > end) continue;
     t.latency_ms.push_back(latency_ms);
     t.queue_ms.push_back((r.start_s - r.ready_s) * 1e3);

@@ -1,9 +1,10 @@
-#include "cli/kernel_validation_h5.h"
+#include "cli/validation_h5.h"
 
 #include <fmt/format.h>
 
 #include <optional>
 
+#include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/hdf5_file.h"
 
 namespace dse {
@@ -70,8 +71,7 @@ void write_kernel_validation_h5(Hdf5File& out, const std::map<std::string, Devic
     sources += (sources.empty() ? "" : ", ") + f;
   }
   config += fmt::format("fit: {}\nleave_one_out: {}\n", run.fit, run.leave_one_out);
-  write_rows(out, config, sources,
-             run.fit ? "fitted to these rows (--fit)" : "default calibration (fitted to NeuSight FP32 kernels)", rows);
+  write_rows(out, config, sources, run.fit ? "fitted to these rows (--fit)" : kDefaultKernelCalibrationSource, rows);
 }
 
 void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::vector<E2eRow>& e2e_rows) {
@@ -83,7 +83,7 @@ void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::
     rows.push_back({r.gpu, model, file, 0, 0, 0, 0, 0, r.measured_ms, r.predicted_ms});
   }
   write_rows(out, fmt::format("# dse validate e2e\nvalidate: e2e\nfiles:\n  - '{}'\n", file), file,
-             "default calibration (fitted to NeuSight FP32 kernels)", rows);
+             kDefaultKernelCalibrationSource, rows);
 }
 
 void write_gemm_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu, const std::string& dtype,
@@ -93,7 +93,7 @@ void write_gemm_validation_h5(Hdf5File& out, const std::string& file, const std:
     rows.push_back({gpu, "gemm_" + dtype, file, 0, 1, r.m, r.n, r.k, r.measured_ms, r.predicted_ms});
   write_rows(
       out, fmt::format("# dse validate gemm\nvalidate: gemm\ngpu: {}\ndtype: {}\nfiles:\n  - '{}'\n", gpu, dtype, file),
-      file, "default calibration (fitted to NeuSight FP32 kernels)", rows);
+      file, kDefaultKernelCalibrationSource, rows);
 }
 
 }  // namespace dse
