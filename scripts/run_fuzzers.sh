@@ -13,7 +13,9 @@ if ! command -v clang++ > /dev/null; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends clang >&2
 fi
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON \
+# -O1 with line tables (-g1): libFuzzer's recommended level, and half the compile time of -O2 -g.
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDSE_FUZZ=ON \
   -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF -DDSE_WITH_CUDA=OFF -DDSE_WITH_MPI=OFF >&2
 targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv fuzz_arrival_trace fuzz_recorded_run fuzz_journal)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2

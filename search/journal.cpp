@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 
 #include "models/base/errors.h"
 
@@ -23,30 +25,78 @@ TrialStatus status_from(const std::string& name) {
 
 std::string system_reason() { return std::strerror(errno); }
 
+// JSON has no NaN or infinity (nlohmann writes null): a non-finite number goes as "nan", "inf" or
+// "-inf", so a journal line holding one reads back as the trial it was.
+nlohmann::json journal_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+// One JSON line; text that is not valid UTF-8 (an error message quoting a file's bytes) has the
+// bad bytes replaced by U+FFFD instead of making nlohmann throw.
+std::string json_line(const nlohmann::json& json) {
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// The search's description as its journal header stores it (the same replacement).
+std::string stored_description(const std::string& description) {
+  return nlohmann::json::parse(json_line(description)).get<std::string>();
+}
+
 }  // namespace
 
 nlohmann::json trial_result_json(const TrialResult& r, double wall_s) {
   nlohmann::json metrics = nlohmann::json::object();
-  for (const auto& [name, value] : r.metrics) metrics[name] = value;
+  for (const auto& [name, value] : r.metrics) metrics[name] = journal_number(value);
+  nlohmann::json scores = nlohmann::json::array();
+  for (const double score : r.scores) scores.push_back(journal_number(score));
   return {{"id", r.trial.id},
           {"values", r.trial.values},
           {"status", trial_status_name(r.status)},
           {"metrics", metrics},
           {"message", r.message},
           {"wall_s", wall_s},
-          {"objective", r.objective ? nlohmann::json(*r.objective) : nlohmann::json(nullptr)},
-          {"scores", r.scores}};
+          {"objective", r.objective ? journal_number(*r.objective) : nlohmann::json(nullptr)},
+          {"scores", scores}};
 }
 
+// Each field is type-checked before it is read: nlohmann's get<> converts a float to an integer with
+// undefined behaviour (an id of 3e30) and throws its own type_error on a wrong kind.
 TrialResult trial_result_from_json(const nlohmann::json& json) {
+  const auto field = [&](const char* key) -> const nlohmann::json& {
+    if (!json.is_object() || !json.contains(key)) throw std::invalid_argument(std::string("no '") + key + "'");
+    return json[key];
+  };
+  const auto number = [](const nlohmann::json& value, const char* what) {
+    if (value.is_number()) return value.get<double>();
+    if (value == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (value == "inf") return std::numeric_limits<double>::infinity();
+    if (value == "-inf") return -std::numeric_limits<double>::infinity();
+    throw std::invalid_argument(std::string(what) + " is not a number");
+  };
+  const auto text = [](const nlohmann::json& value, const char* what) {
+    if (!value.is_string()) throw std::invalid_argument(std::string(what) + " is not a string");
+    return value.get<std::string>();
+  };
   TrialResult r;
-  r.trial.id = json.at("id").get<std::int64_t>();
-  r.trial.values = json.at("values").get<std::vector<std::string>>();
-  r.status = status_from(json.at("status").get<std::string>());
-  for (const auto& [name, value] : json.at("metrics").items()) r.metrics[name] = value.get<double>();
-  r.message = json.at("message").get<std::string>();
-  if (!json.at("objective").is_null()) r.objective = json.at("objective").get<double>();
-  r.scores = json.value("scores", std::vector<double>{});
+  const auto& id = field("id");
+  if (!id.is_number_integer()) throw std::invalid_argument("'id' is not an integer");
+  r.trial.id = id.get<std::int64_t>();
+  const auto& values = field("values");
+  if (!values.is_array()) throw std::invalid_argument("'values' is not a list");
+  for (const auto& value : values) r.trial.values.push_back(text(value, "a value"));
+  r.status = status_from(text(field("status"), "'status'"));
+  const auto& metrics = field("metrics");
+  if (!metrics.is_object()) throw std::invalid_argument("'metrics' is not an object");
+  for (const auto& [name, value] : metrics.items()) r.metrics[name] = number(value, "a metric");
+  r.message = text(field("message"), "'message'");
+  if (const auto& objective = field("objective"); !objective.is_null()) r.objective = number(objective, "'objective'");
+  if (json.contains("scores")) {
+    const auto& scores = json["scores"];
+    if (!scores.is_array()) throw std::invalid_argument("'scores' is not a list");
+    for (const auto& score : scores) r.scores.push_back(number(score, "a score"));
+  }
   return r;
 }
 
@@ -68,7 +118,10 @@ std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path,
                       "start over with --force");
     const auto json = nlohmann::json::parse(line, nullptr, false);
     if (number == 1) {
-      if (json.is_discarded() || !json.is_object() || json.value("search", std::string()) != description)
+      // A header whose "search" is not a string (or missing) is another file, not this search's.
+      const bool this_search = json.is_object() && json.contains("search") && json["search"].is_string() &&
+                               json["search"].get<std::string>() == stored_description(description);
+      if (!this_search)
         throw UserError(path +
                         ":1: expected the journal of this search, found one of a different search (delete it, "
                         "or start over with --force)");
@@ -118,7 +171,7 @@ SearchJournal::SearchJournal(std::string path, const std::string& description, J
   const bool append = start == JournalStart::resume && has_trials;
   file_.reset(std::fopen(path_.c_str(), append ? "a" : "w"));
   if (!file_) throw UserError(path_ + ": cannot write the search journal: " + system_reason());
-  if (!append) write(nlohmann::json{{"search", description}}.dump() + "\n");
+  if (!append) write(json_line({{"search", description}}));
 }
 
 SearchJournal::Descriptor::~Descriptor() {
@@ -134,7 +187,7 @@ void SearchJournal::write(const std::string& text) {
 }
 
 void SearchJournal::append(const TrialResult& result, double wall_s) {
-  write(trial_result_json(result, wall_s).dump() + "\n");
+  write(json_line(trial_result_json(result, wall_s)));
 }
 
 }  // namespace dse

@@ -282,7 +282,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
       for (std::size_t i = 0; i < batch.size(); ++i)
         if (simulated_here[i]) mine.push_back({{"index", i}, {"result", trial_result_json(results[i], wall[i])}});
       std::vector<char> simulated(batch.size(), 0);
-      for (const auto& text : ranks.allgather(mine.dump()))
+      for (const auto& text : ranks.allgather(mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
         for (const auto& entry : nlohmann::json::parse(text)) {
           const auto i = entry.at("index").get<std::size_t>();
           results[i] = trial_result_from_json(entry.at("result"));

@@ -113,6 +113,21 @@ TEST_F(JournalTest, ACorruptLineIsNamedAndACutLastLineIsDropped) {
   for (const auto& line : after) EXPECT_FALSE(nlohmann::json::parse(line, nullptr, false).is_discarded()) << line;
 }
 
+// Found by fuzz_journal: a header whose "search" is a number (or an object, or missing) made the
+// reader throw nlohmann's type_error, which escaped as a crash instead of naming the file.
+TEST_F(JournalTest, AHeaderOfAnotherKindIsRefusedByName) {
+  ASSERT_EQ(run_dse("run " + config_ + " -q").exit_code, 0);
+  std::vector<std::string> lines = journal_lines();
+  for (const std::string header : {"{\"search\":0.006}", "{\"search\":{\"a\":1}}", "{}", "[1]"}) {
+    lines[0] = header;
+    write_journal(lines);
+    const CliResult refused = run_dse("run " + config_ + " -q --resume");
+    EXPECT_EQ(refused.exit_code, 2) << header << ": " << refused.err;
+    EXPECT_NE(refused.err.find(journal_ + ":1: expected the journal of this search"), std::string::npos)
+        << header << ": " << refused.err;
+  }
+}
+
 TEST_F(JournalTest, AFailedJournalWriteStopsTheSearchAndResumeFinishesIt) {
   // A file-size limit stands in for a full disk: writes past 4 KiB fail (EFBIG) instead of
   // raising SIGXFSZ, which the shell ignores for dse.

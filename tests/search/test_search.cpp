@@ -3,9 +3,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
+#include "search/journal.h"
 #include "search/pareto.h"
 #include "search/search_run.h"
 #include "search/strategy.h"
@@ -327,6 +329,50 @@ TEST(SearchJournal, ResumeAfterATruncatedJournalEndsTheSame) {
       run(settings(std::string(kRandom).replace(kRandom.find("seed: 42"), 8, "seed: 7")), 2, journal.string(), true),
       UserError);
   fs::remove(journal);
+}
+
+// A trial line holds what the trial measured, non-finite numbers and non-UTF-8 text included, and a
+// line whose fields have the wrong kinds (found by fuzz_journal: an id of 3e30 read as an integer was
+// undefined behaviour) is a line that is not a record, not a crash.
+TEST(SearchJournal, TrialLinesRoundTripAndWrongKindsAreNotRecords) {
+  const fs::path path = fs::temp_directory_path() / ("dse_journal_kinds_" + std::to_string(::getpid()) + ".jsonl");
+  TrialResult trial;
+  trial.trial.id = 7;
+  trial.trial.values = {"8", "t4"};
+  trial.status = TrialStatus::ok;
+  trial.metrics = {
+      {"latency_ms", 1.5}, {"perf_per_w", std::numeric_limits<double>::infinity()}, {"energy_j", std::nan("")}};
+  trial.objective = -std::numeric_limits<double>::infinity();
+  trial.scores = {std::nan(""), 2.0};
+  trial.message = "bad byte \xff here";
+  {
+    SearchJournal journal(path.string(), "d", JournalStart::force);
+    journal.append(trial, 0.5);
+  }
+  const auto read = read_journal_trials(path.string(), "d");
+  ASSERT_EQ(read.size(), 1u);
+  const TrialResult& back = read.at(7);
+  EXPECT_EQ(back.trial.values, trial.trial.values);
+  EXPECT_EQ(back.metrics.at("latency_ms"), 1.5);
+  EXPECT_TRUE(std::isinf(back.metrics.at("perf_per_w")) && back.metrics.at("perf_per_w") > 0);
+  EXPECT_TRUE(std::isnan(back.metrics.at("energy_j")));
+  ASSERT_TRUE(back.objective.has_value());
+  EXPECT_TRUE(std::isinf(*back.objective) && *back.objective < 0);
+  ASSERT_EQ(back.scores.size(), 2u);
+  EXPECT_TRUE(std::isnan(back.scores[0]));
+  EXPECT_EQ(back.message, "bad byte \xef\xbf\xbd here");  // U+FFFD for the byte that was not UTF-8
+  for (const std::string line :
+       {R"({"id":3E30,"values":[],"status":"ok","metrics":{},"message":"","objective":null})",
+        R"({"id":1,"values":[2],"status":"ok","metrics":{},"message":"","objective":null})",
+        R"({"id":1,"values":[],"status":"ok","metrics":{"a":true},"message":"","objective":null})",
+        R"({"id":1,"values":[],"status":"ok","metrics":[],"message":"","objective":null})",
+        R"({"id":1,"values":[],"status":"ok","metrics":{},"message":3,"objective":null})",
+        R"({"id":1,"values":[],"status":"ok","metrics":{},"message":"","objective":"x"})",
+        R"({"id":1,"values":[],"status":"ok","metrics":{},"message":"","objective":null,"scores":{}})"}) {
+    std::ofstream(path, std::ios::trunc) << "{\"search\":\"d\"}\n" << line << "\n{}\n";
+    EXPECT_THROW(read_journal_trials(path.string(), "d"), UserError) << line;
+  }
+  fs::remove(path);
 }
 
 namespace {
