@@ -45,12 +45,21 @@ std::string sibling(const std::string& output, const std::string& suffix) {
   return stem + suffix;
 }
 
+// A trial value as the terminal shows it: long ones (whole schedules) cut short; the journal, the
+// HDF5 file and the best config hold them whole.
+std::string shown_value(const std::string& value) {
+  constexpr std::size_t kShown = 60;
+  if (value.size() <= kShown) return value;
+  return fmt::format("{}... ({} characters)", value.substr(0, kShown), value.size());
+}
+
 int run_search_experiment(const RunOptions& options, const ConfigNode& config, const std::string& config_file) {
   ConfigNode base = config;
   base.erase("search");
   const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
-  const SearchSettings settings = read_search_settings(
-      *config.find("search"), [&check](const std::string& key) { return check.device->supported_values(key); });
+  SpaceContext context([&check](const std::string& key) { return check.device->supported_values(key); });
+  for (const auto& model : check.models) context.tenants.push_back(model.graph);
+  const SearchSettings settings = read_search_settings(*config.find("search"), context);
   check_search_space_keys(base, config_file, settings);
   check_search_metrics(settings, experiment_metric_names(check));
   if (!options.trace_file.empty())
@@ -114,7 +123,8 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
     for (std::size_t i = 0; i < std::min<std::size_t>(10, ranked.size()); ++i) {
       std::string values;
       for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
-        values += fmt::format("{}{}={}", p ? " " : "", settings.space.parameters[p].key, ranked[i]->trial.values[p]);
+        values += fmt::format("{}{}={}", p ? " " : "", settings.space.parameters[p].key,
+                              shown_value(ranked[i]->trial.values[p]));
       fmt::print(out, "  #{:<5} {} = {:<12.6g} {}\n", ranked[i]->trial.id, settings.primary().metric,
                  ranked[i]->metrics.at(settings.primary().metric), values);
     }
@@ -148,6 +158,9 @@ int run(const RunOptions& options) {
                                       : options.config_file;
   ConfigNode config = load_config_file(config_file);
   apply_overrides(config, options.overrides);
+  // `search: ~` (or -p search=): the experiment as written, without its search.
+  if (const ConfigNode* search = config.is_map() ? config.peek("search") : nullptr; search && search->is_null())
+    config.erase("search");
   if (config.is_map() && config.peek("search")) return run_search_experiment(options, config, config_file);
   if (options.resume) throw UserError("--resume: the experiment has no search block to resume");
   const Experiment experiment = read_experiment(config, config_file);

@@ -84,10 +84,13 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
   fmt::print(out, "device            {} ({} timing, {})\n", device_label(experiment), result.timing_model,
              result.calibration);
   for (const auto& model : result.models) {
-    fmt::print(out, "model             {} batch {} {}: {} params, {} MACs, {:.4f} ms, {:.1f} samples/s\n", model.name,
-               model.params.batch, dtype_name(model.params.dtype), si(static_cast<double>(model.total.params)),
-               si(static_cast<double>(model.total.macs)), model.latency_ms(), model.throughput_per_s());
+    fmt::print(
+        out, "model             {} batch {} {}: {} params, {} MACs, {:.4f} ms, {:.1f} samples/s{}\n", model.name,
+        model.params.batch, dtype_name(model.params.dtype), si(static_cast<double>(model.total.params)),
+        si(static_cast<double>(model.total.macs)), model.latency_ms(), model.throughput_per_s(),
+        result.models.size() > 1 && !result.serving ? fmt::format(", done at {:.4f} ms", ps_to_ms(model.end_ps)) : "");
   }
+  if (result.models.size() > 1 && !result.serving) fmt::print(out, "schedule          {}\n", result.schedule_summary);
   if (result.serving) {
     const ServingTrace& t = *result.serving;
     for (std::size_t i = 0; i < t.tenant_models.size(); ++i)

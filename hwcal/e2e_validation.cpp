@@ -89,6 +89,7 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     experiment.name = config;
     experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
     experiment.models.push_back(model);
+    experiment.schedule = single_stream_schedule(experiment.models);
     out.rows.push_back({spec->name, config, training, measured, run_experiment(experiment).latency_ms()});
   }
   return out;

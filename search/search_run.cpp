@@ -60,10 +60,10 @@ void check_search_metrics(const SearchSettings& settings, const std::vector<std:
   for (const auto& constraint : settings.constraints) check(constraint.metric, constraint.where, "a constraint");
 }
 
-SearchSettings read_search_settings(const ConfigNode& search, const SupportedValues& supported) {
+SearchSettings read_search_settings(const ConfigNode& search, const SpaceContext& context) {
   search.expect_map("a search: space, objective, constraints, strategy");
   SearchSettings settings;
-  settings.space = read_search_space(search.at("space", "the parameters to search"), supported);
+  settings.space = read_search_space(search.at("space", "the parameters to search"), context);
   const auto read_objective = [](const ConfigNode& objective) {
     objective.expect_map("{maximize: METRIC} or {minimize: METRIC}");
     const auto maximize = objective.param<std::string>("maximize").optional();

@@ -64,7 +64,7 @@ struct SearchSettings {
   std::string description;          // the search block as YAML: a journal belongs to exactly one search
 };
 
-SearchSettings read_search_settings(const ConfigNode& search, const SupportedValues& supported = {});
+SearchSettings read_search_settings(const ConfigNode& search, const SpaceContext& context = {});
 
 // ConfigError at the first space parameter whose key the experiment `base` does not read (a
 // misspelt key made every trial fail, each blaming a `-p` flag never given), pointing at the key

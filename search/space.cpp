@@ -1,5 +1,7 @@
 #include "search/space.h"
 
+#include "search/schedule_space.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -67,11 +69,22 @@ std::string SearchParameter::sample(double u) const {
   switch (kind) {
     case Kind::real: return number_text(low + u * (high - low));
     case Kind::log_real: return number_text(std::exp(std::log(low) + u * (std::log(high) - std::log(low))));
+    case Kind::schedule: return schedule->sample(u);
     default: {
       const std::int64_t n = *levels();
       return level(std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(u * static_cast<double>(n))));
     }
   }
+}
+
+std::string SearchParameter::initial(std::int64_t index, double u) const {
+  if (kind == Kind::schedule && index >= 0 && static_cast<std::size_t>(index) < schedule->seeds().size())
+    return schedule->seeds()[static_cast<std::size_t>(index)];
+  return sample(u);
+}
+
+std::string SearchParameter::mutate(const std::string& value, double u) const {
+  return kind == Kind::schedule ? schedule->mutate(value, u) : sample(u);
 }
 
 std::optional<std::int64_t> SearchSpace::grid_size() const {
@@ -97,14 +110,15 @@ std::vector<std::string> SearchSpace::canonical(std::vector<std::string> values)
   return values;
 }
 
-SearchSpace read_search_space(const ConfigNode& space, const SupportedValues& supported) {
-  space.expect_map("config key: {int | pow2 | float | log_float | choice | bool: ...}");
+SearchSpace read_search_space(const ConfigNode& space, const SpaceContext& context) {
+  const SupportedValues& supported = context.supported;
+  space.expect_map("config key: {int | pow2 | float | log_float | choice | bool | permutation | schedule: ...}");
   SearchSpace out;
   for (const auto& key : space.keys()) {
     const ConfigNode& spec = *space.find(key);
     spec.expect_map(
         "one of {int: [lo, hi]}, {pow2: [lo, hi]}, {float: [lo, hi]}, {log_float: [lo, hi]}, "
-        "{choice: [...]}, {bool: true}");
+        "{choice: [...]}, {bool: true}, {permutation: [...]}, {schedule: {...}}");
     SearchParameter p;
     p.key = key;
     p.key_mark = space.key_mark(key);
@@ -168,13 +182,25 @@ SearchSpace read_search_space(const ConfigNode& space, const SupportedValues& su
       if (p.choices.size() < 2 || p.choices.size() > 12)
         spec.find("permutation")->fail("expected 2 to 12 items, found " + std::to_string(p.choices.size()));
     }
+    if (spec.has("schedule")) {
+      ++kinds;
+      p.kind = SearchParameter::Kind::schedule;
+      const ConfigNode& block = *spec.find("schedule");
+      if (key != "schedule")
+        block.fail(
+            "expected a schedule parameter on the key `schedule` (its values are whole schedules), found it on '" +
+            key + "'");
+      if (context.tenants.empty())
+        block.fail("expected a search of an experiment's models: a schedule parameter needs them");
+      p.schedule = std::make_shared<const ScheduleSampler>(context.tenants, block);
+    }
     if (spec.has("bool")) {
       ++kinds;
       p.kind = SearchParameter::Kind::boolean;
       spec.param<bool>("bool").required();
     }
     if (kinds != 1)
-      spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool, permutation; found " +
+      spec.fail("expected exactly one of int, pow2, float, log_float, choice, bool, permutation, schedule; found " +
                 std::to_string(kinds));
     if (const ConfigNode* when = spec.find("when")) {
       when->expect_map("{OTHER.KEY: [values]}: this parameter applies only when the other takes one of them");

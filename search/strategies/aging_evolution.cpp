@@ -1,6 +1,7 @@
 // Regularised (aging) evolution (Real, Aggarwal, Huang, Le, AAAI 2019): the first `population`
-// (default 20) trials are random; afterwards each new trial mutates one parameter of the best of `sample`
-// members drawn from the population, and the oldest member leaves as the child joins. Infeasible
+// (default 20) trials are random (a schedule parameter's seeds first); afterwards each new trial
+// mutates one parameter of the best of `sample` members drawn from the population (a schedule
+// changes in one respect: search/schedule_space.h), and the oldest member leaves as the child joins. Infeasible
 // and failed trials join too (they are old news soon) but never win a tournament against a
 // feasible one. Children of one batch are all made from the population as it stood when the batch
 // was proposed, so the search is the same for any thread count.
@@ -37,7 +38,7 @@ class AgingEvolution final : public Strategy {
     Trial trial{id, {}};
     if (id < population_size_ || population_.empty()) {
       for (std::size_t p = 0; p < space_.parameters.size(); ++p)
-        trial.values.push_back(space_.parameters[p].sample(uniform(id, p)));
+        trial.values.push_back(space_.parameters[p].initial(id, uniform(id, p)));
       return trial;
     }
     // Tournament: the best of kSample members drawn with replacement.
@@ -50,11 +51,12 @@ class AgingEvolution final : public Strategy {
       if (!parent || score(&candidate) > score(parent)) parent = &candidate;
     }
     trial.values = parent->trial.values;
-    // Mutation: one parameter redrawn (a different value where the parameter has several).
+    // Mutation: one parameter redrawn, or for a schedule changed in one respect (a different value
+    // where the parameter has several).
     const auto p = std::min(space_.parameters.size() - 1,
                             static_cast<std::size_t>(uniform(id, 200) * static_cast<double>(space_.parameters.size())));
     for (std::uint64_t attempt = 0; attempt < 8; ++attempt) {
-      const std::string value = space_.parameters[p].sample(uniform(id, 300 + attempt));
+      const std::string value = space_.parameters[p].mutate(trial.values[p], uniform(id, 300 + attempt));
       if (value != trial.values[p] || attempt == 7) {
         trial.values[p] = value;
         break;

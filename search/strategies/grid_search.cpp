@@ -14,7 +14,9 @@ class GridSearch final : public IndexedStrategy {
     const auto size = space.grid_size();
     if (!size) {
       const ConfigNode* name = params.find("name");
-      if (name) name->fail("expected a strategy that can sample continuous parameters (float, log_float), found grid");
+      if (name)
+        name->fail(
+            "expected a strategy that can sample continuous parameters (float, log_float, schedule), found grid");
       params.fail("grid needs every parameter discrete (int, pow2, choice, bool)");
     }
     size_ = *size;

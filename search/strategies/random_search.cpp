@@ -1,4 +1,5 @@
-// Random search: every parameter drawn uniformly (log-uniformly for log_float) per trial.
+// Random search: every parameter drawn uniformly (log-uniformly for log_float) per trial; a schedule
+// parameter's seeds (its baselines) are the first trials' schedules.
 #include "search/strategy.h"
 
 namespace dse {
@@ -14,7 +15,7 @@ class RandomSearch final : public IndexedStrategy {
   std::vector<std::string> values(std::int64_t trial) const override {
     std::vector<std::string> out;
     for (std::size_t p = 0; p < space_.parameters.size(); ++p)
-      out.push_back(space_.parameters[p].sample(trial_uniform(options_.seed, trial, p)));
+      out.push_back(space_.parameters[p].initial(trial, trial_uniform(options_.seed, trial, p)));
     return out;
   }
 

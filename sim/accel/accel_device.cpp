@@ -1,4 +1,5 @@
 #include "sim/accel/accel_device.h"
+#include "sim/runtime/schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,14 @@ void AcceleratorDevice::check_models(const std::vector<ModelRequest>& models, co
   }
 }
 
+void AcceleratorDevice::check_schedule(const ResolvedSchedule& schedule, const ConfigNode* block) const {
+  if (schedule.stream_per_tenant()) return;
+  block->fail(
+      "expected a schedule that runs each model whole on one op queue (single_stream, stream_per_model, or "
+      "tenants without cuts or sync points): the accelerator's queues have no events, found " +
+      schedule.summary());
+}
+
 MetricTable AcceleratorDevice::cheap_metrics() const {
   const AcceleratorPowerArea pa = accelerator_power_area(spec_);
   MetricTable metrics;
@@ -157,7 +166,8 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   result.device = spec.name;
   result.timing_model = timing_model();
   result.calibration = calibration();
-  result.schedule = schedule_name(experiment.schedule);
+  result.schedule = experiment.schedule->spec.policy;
+  result.schedule_summary = experiment.schedule->summary();
   result.device_settings = {{"fusion", fusion_mode_name(fusion_)}, {"padding", padding_mode_name(padding_)}};
   // Workloads and the baseline's passes are shared through the experiment's cache (a search's).
   RunCache local;
@@ -172,12 +182,12 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
 
   if (deadline && std::chrono::steady_clock::now() > *deadline)
     throw SimulationTimeout("the mapping and fusion plan passed the wall-clock deadline");
-  // One op queue per model with `stream_per_model`, else one for all: queues share the cores and
-  // the DMA path (sim/runtime/accel_executor.h).
+  // The schedule's streams as op queues (checked by check_models: every model one segment, no sync
+  // points); queues share the cores and the DMA path (sim/runtime/accel_executor.h).
   Engine engine;
   engine.set_deadline(deadline);
-  const bool per_model = experiment.schedule == Schedule::stream_per_model;
-  AccelExecutor device(engine, per_model ? experiment.models.size() : 1);
+  const std::vector<int> queue_of = *experiment.schedule->stream_per_tenant();
+  AccelExecutor device(engine, experiment.schedule->stream_priority.size());
   double dynamic_j = 0;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const Graph& graph = *experiment.models[m].graph;
@@ -190,11 +200,11 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
       const FusedOpTiming& t = e.fusion.ops[i];
       const std::string bound = t.time_s <= 0 ? "none" : t.compute_s >= t.time_s * 0.999 ? "compute" : "memory";
       result.ops.push_back({m, op.name, "group " + std::to_string(t.group), op.kind, graph.tensor(op.output).shape,
-                            static_cast<int>(per_model ? m : 0), 0, 0, op.cost, t.dram_bytes, bound});
+                            queue_of[m], 0, 0, op.cost, t.dram_bytes, bound});
       // The op's time alone is max(core, DMA) + first tiles; the first tiles count on both sides.
       const double dma_s = t.dram_bytes / spec.dram_bytes_per_s();
       const std::size_t row = result.ops.size() - 1;
-      device.enqueue(per_model ? m : 0,
+      device.enqueue(static_cast<std::size_t>(queue_of[m]),
                      {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s, [&result, row](TimePs start, TimePs end) {
                         result.ops[row].start_ps = start;
                         result.ops[row].end_ps = end;

@@ -42,6 +42,8 @@ class AcceleratorDevice final : public Device {
   std::vector<HardwareFile> hardware_files() const override { return files_; }
   // Every model must be in the arrays' native dtype.
   void check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const override;
+  // Its op queues run whole models: every model one segment on one queue, no sync points.
+  void check_schedule(const ResolvedSchedule& schedule, const ConfigNode* block) const override;
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;

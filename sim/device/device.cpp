@@ -12,6 +12,8 @@ RunResult Device::run_at_clock(const Experiment& experiment, double, WallDeadlin
   return run(experiment, deadline);
 }
 
+void Device::check_schedule(const ResolvedSchedule&, const ConfigNode*) const {}
+
 std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file, RunCache& cache) {
   const auto kinds = DeviceRegistry::instance().names();
   std::vector<std::string> present;
@@ -31,6 +33,7 @@ std::vector<std::string> workload_metric_names(std::size_t model_count) {
     for (std::size_t m = 0; m < model_count; ++m) {
       names.push_back(per_model_metric("latency_ms_model<I>", m));
       names.push_back(per_model_metric("throughput_per_s_model<I>", m));
+      names.push_back(per_model_metric("completion_ms_model<I>", m));
     }
   }
   return names;
@@ -45,6 +48,7 @@ void add_workload_metrics(RunResult& result, double tdp_w) {
     for (std::size_t m = 0; m < result.models.size(); ++m) {
       result.metrics.set(per_model_metric("latency_ms_model<I>", m), result.models[m].latency_ms());
       result.metrics.set(per_model_metric("throughput_per_s_model<I>", m), result.models[m].throughput_per_s());
+      result.metrics.set(per_model_metric("completion_ms_model<I>", m), ps_to_ms(result.models[m].end_ps));
     }
   }
 }

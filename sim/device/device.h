@@ -30,6 +30,7 @@ namespace dse {
 
 struct Experiment;
 struct ModelRequest;
+struct ResolvedSchedule;
 
 // A hardware file a device was built from, kept so a result records exactly what was used.
 struct HardwareFile {
@@ -56,6 +57,9 @@ class Device {
   virtual std::vector<HardwareFile> hardware_files() const = 0;
   // Rejects models the device cannot run (a ConfigError at the model's entry in `models_node`).
   virtual void check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const;
+  // Rejects a schedule the device cannot run (a ConfigError at `block`, the experiment's schedule
+  // block; null when it has none). Default: any.
+  virtual void check_schedule(const ResolvedSchedule& schedule, const ConfigNode* block) const;
   // Metrics known without simulating (area_mm2, tdp_w), so cheap constraints skip the simulation.
   virtual MetricTable cheap_metrics() const = 0;
   // Every metric a run of `model_count` models produces, in the order run() reports them.

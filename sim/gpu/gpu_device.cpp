@@ -7,10 +7,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/metrics/power_series.h"
 #include "sim/run/experiment.h"
+#include "sim/runtime/schedule.h"
 #include "sim/runtime/streams.h"
 
 namespace dse {
@@ -165,14 +167,15 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   result.device = spec_.name;
   result.timing_model = timing_model_;
   result.calibration = timing_->calibration();
-  result.schedule = schedule_name(experiment.schedule);
+  const ResolvedSchedule& schedule = *experiment.schedule;
+  result.schedule = schedule.spec.policy;
+  result.schedule_summary = schedule.summary();
 
   Engine engine;
   engine.set_deadline(deadline);
   GpuExecutor gpu(engine, timing_->dram_bandwidth_bytes_per_s());
   StreamRuntime runtime(engine, gpu);
-  const bool per_model = experiment.schedule == Schedule::stream_per_model;
-  const int shared_stream = runtime.create_stream();
+  for (const int priority : schedule.stream_priority) runtime.create_stream(priority);
 
   // Board power: idle, plus leakage while anything runs, plus what the running kernels draw.
   const GpuPowerModel& power = timing_->power();
@@ -188,28 +191,50 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
     else if (result.power.back().watts != watts)
       result.power.push_back({now, watts, clock_mhz});
   });
+  result.utilization.push_back({0, 0, 0});
+  gpu.utilization_changed.connect([&](TimePs now, double occupancy, double bytes_per_s) {
+    const UtilizationSample sample{now, occupancy, bytes_per_s * 1e-9};
+    if (result.utilization.back().start_ps == now)
+      result.utilization.back() = sample;
+    else
+      result.utilization.push_back(sample);
+  });
 
-  // Enqueue every kernel up front, as a host thread launching asynchronously would; rows are
+  for (const ModelRequest& request : experiment.models)
+    result.models.push_back(
+        {request.name, request.params, request.graph->total_cost(), request.graph->ops().size(), -1, 0});
+  // The host threads issue the schedule's segments in order, one kernel per launch cost; a sync
+  // point is an event recorded after the segment waited for (sim/runtime/schedule.h). Rows are
   // filled in as the kernels run.
-  for (std::size_t m = 0; m < experiment.models.size(); ++m) {
-    const ModelRequest& request = experiment.models[m];
-    const Graph& graph = *request.graph;
-    result.models.push_back({request.name, request.params, graph.total_cost(), graph.ops().size(), -1, 0});
-    const int stream = per_model && m > 0 ? runtime.create_stream() : shared_stream;
+  std::vector<std::size_t> done_events;
+  for (std::size_t i = 0; i < schedule.segments.size(); ++i) done_events.push_back(runtime.create_event(true));
+  const TimePs launch_ps = checked_ps(timing_->host_launch_s() * 1e12, "the host's launch cost");
+  std::vector<TimePs> host_thread_ps(static_cast<std::size_t>(schedule.spec.host_threads), 0);
+  for (std::size_t i = 0; i < schedule.segments.size(); ++i) {
+    const ScheduleSegment& segment = schedule.segments[i];
+    const std::size_t m = segment.ref.tenant;
+    TimePs& host_ps = host_thread_ps[m % host_thread_ps.size()];
+    const Graph& graph = *segment.graph;
+    for (const std::size_t waited : segment.waits) runtime.wait(segment.stream, done_events[waited], host_ps);
     for (const OpId id : graph.topological_order()) {
       const Op& op = graph.op(id);
       const auto kernels = timing_->kernels(graph, op, clock_mhz);
       for (std::size_t k = 0; k < kernels.size(); ++k) {
         share_ps += static_cast<double>(kernels[k].duration_ps) * kernels[k].gpu_share;
-        result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, stream, 0, 0,
+        result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, segment.stream, 0, 0,
                               k == 0 ? op.cost : OpCost{}, kernels[k].dram_bytes, kernels[k].bound});
         const std::size_t row = result.ops.size() - 1;
-        runtime.launch(stream, kernels[k], [&result, row](TimePs start, TimePs end) {
-          result.ops[row].start_ps = start;
-          result.ops[row].end_ps = end;
-        });
+        runtime.launch(
+            segment.stream, kernels[k],
+            [&result, row](TimePs start, TimePs end) {
+              result.ops[row].start_ps = start;
+              result.ops[row].end_ps = end;
+            },
+            host_ps);
+        host_ps = checked_add(host_ps, launch_ps, "the host's issue time in picoseconds");
       }
     }
+    runtime.record(segment.stream, done_events[i], host_ps);
   }
   engine.schedule_at(0, [&runtime] { runtime.start(); });
   engine.run();
@@ -218,6 +243,8 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();
+  while (result.utilization.size() > 1 && result.utilization.back().start_ps >= result.makespan_ps)
+    result.utilization.pop_back();
   if (result.makespan_ps > 0) result.gpu_share = std::min(1.0, share_ps / static_cast<double>(result.makespan_ps));
   add_workload_metrics(result, spec_.tdp_w);
   return result;

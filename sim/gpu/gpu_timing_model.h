@@ -64,6 +64,9 @@ class GpuTimingModel {
   virtual double dram_bandwidth_bytes_per_s() const = 0;
   // Where the model's numbers come from, e.g. "uncalibrated (datasheet)".
   virtual std::string calibration() const = 0;
+  // What the host thread spends issuing one kernel, seconds: a schedule's host issues its kernels
+  // one after another at this rate (sim/runtime/schedule.h). 0 where the model has no launch cost.
+  virtual double host_launch_s() const = 0;
 
   // The op's kernels back to back at `clock_mhz` (the boost clock when absent).
   OpTiming time(const Graph& graph, const Op& op, std::optional<double> clock_mhz = std::nullopt) const;

@@ -68,6 +68,10 @@ class KernelTimingModel final : public GpuTimingModel {
 
   std::string calibration() const override { return source_; }
 
+  // The launch overhead each kernel pays on its stream (KernelCalibration::launch_overhead_us, from
+  // CUDA.jl's 3.25 us per kernel launched one by one): launches from one host thread come no faster.
+  double host_launch_s() const override { return timer_.calibration().launch_overhead_us * 1e-6; }
+
  private:
   KernelTimer timer_;
   mutable GemmLoweringCache cache_;

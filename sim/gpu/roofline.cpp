@@ -58,6 +58,8 @@ class Roofline final : public GpuTimingModel {
 
   std::string calibration() const override { return "uncalibrated (datasheet)"; }
 
+  double host_launch_s() const override { return 0; }  // a bound: no launch cost anywhere
+
  private:
   bool on_tensor_cores(const Op& op) const {
     return op_category(op) == OpCategory::matrix && op.dtype != DType::fp32 &&

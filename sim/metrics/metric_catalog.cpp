@@ -51,6 +51,10 @@ const std::vector<MetricInfo>& metric_catalog() {
        "gpu, accelerator; runs of two or more models"},
       {"throughput_per_s_model<I>", "1/s", "Model I's batch over its span (serving: tenant I's requests per second)",
        "gpu, accelerator; runs of two or more models"},
+      {"completion_ms_model<I>", "ms",
+       "When model I's last op ends, from the start of the run (every model is released at 0): its response time "
+       "when the models run together",
+       "gpu, accelerator; runs of two or more models"},
       {"energy_j", "J",
        "Energy of one pass: the board power integrated over the makespan (GPU); every op's dynamic energy plus "
        "static power over the makespan (accelerator); a serving run's over its measured window",

@@ -83,6 +83,19 @@ std::string chrome_trace_json(const RunResult& result) {
                       {"ts", ps_to_us(sample.start_ps)},
                       {"args", {{"sm_clock_mhz", clock_mhz}}}});
   }
+  // SM occupancy (%) and DRAM bandwidth (GB/s) of the running kernels.
+  for (const auto& sample : result.utilization) {
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "sm_occupancy_pct"},
+                      {"ts", ps_to_us(sample.start_ps)},
+                      {"args", {{"sm_occupancy_pct", 100 * sample.sm_occupancy}}}});
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "dram_gb_per_s"},
+                      {"ts", ps_to_us(sample.start_ps)},
+                      {"args", {{"dram_gb_per_s", sample.dram_gb_per_s}}}});
+  }
   if (!result.power.empty()) {  // close the counters at the end of the run
     events.push_back({{"ph", "C"},
                       {"pid", 0},

@@ -67,6 +67,16 @@ void write_power(Hdf5File& file, const RunResult& result) {
   file.doubles("/power/sm_clock_mhz", column(rows, [](const PowerSample& p) { return p.sm_clock_mhz; }));
 }
 
+// SM occupancy and DRAM bandwidth over the run (GPU runs), one row per step, like /power.
+void write_utilization(Hdf5File& file, const RunResult& result) {
+  if (result.utilization.empty()) return;
+  const auto& rows = result.utilization;
+  file.group("/utilization");
+  file.doubles("/utilization/start_us", column(rows, [](const UtilizationSample& u) { return ps_to_us(u.start_ps); }));
+  file.doubles("/utilization/sm_occupancy", column(rows, [](const UtilizationSample& u) { return u.sm_occupancy; }));
+  file.doubles("/utilization/dram_gb_per_s", column(rows, [](const UtilizationSample& u) { return u.dram_gb_per_s; }));
+}
+
 // A serving run (sim/serving/serving_trace.h): /requests, one row per request, and /serving with
 // the batches, the power sensor's readings and the governor's actions; times in seconds.
 void write_serving(Hdf5File& file, const RunResult& result) {
@@ -122,6 +132,7 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
   write_summary(file, result);
   write_ops(file, result);
   write_power(file, result);
+  write_utilization(file, result);
   write_serving(file, result);
   file.commit();
 }

@@ -30,6 +30,7 @@ nlohmann::json summary_json(const Experiment& experiment, const RunResult& resul
       {"experiment", result.experiment},
       {"device", device},
       {"schedule", result.schedule},
+      {"schedule_summary", result.schedule_summary},
       {"models", models},
       {"metrics", metrics_json(result.metrics)},
       {"output", experiment.output_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(experiment.output_path)}};

@@ -2,22 +2,30 @@
 
 #include "sim/config/config_loader.h"
 #include "sim/run/model_source.h"
+#include "sim/runtime/schedule_yaml.h"
 #include "sim/serving/serving_spec.h"
 
 namespace dse {
 namespace {
 
 void read_schedule_and_output(const ConfigNode& root, Experiment& experiment) {
-  if (const ConfigNode* schedule = root.find("schedule")) {
-    schedule->expect_map("the schedule: policy");
-    experiment.schedule = read_enum(*schedule, "policy", kScheduleNames, "a schedule policy", Schedule::single_stream);
-  }
+  std::vector<std::shared_ptr<const Graph>> tenants;
+  for (const auto& model : experiment.models) tenants.push_back(model.graph);
+  const ConfigNode* block = root.find("schedule");
+  experiment.schedule = std::make_shared<const ResolvedSchedule>(read_schedule(block, experiment.config_file, tenants));
+  experiment.device->check_schedule(*experiment.schedule, block);
   // `output: ~` (or `-p output=`) means: write no result file.
   const ConfigNode* output = root.find("output");
   experiment.output_path = output && !output->is_null() ? output->as<std::string>() : "";
 }
 
 }  // namespace
+
+std::shared_ptr<const ResolvedSchedule> single_stream_schedule(const std::vector<ModelRequest>& models) {
+  std::vector<std::shared_ptr<const Graph>> tenants;
+  for (const auto& model : models) tenants.push_back(model.graph);
+  return std::make_shared<const ResolvedSchedule>(read_schedule(nullptr, "", tenants));
+}
 
 Experiment read_experiment(const ConfigNode& root, const std::string& config_file, std::shared_ptr<RunCache> cache) {
   root.expect_map("an experiment: name, workload, device, output");

@@ -36,7 +36,9 @@ struct Experiment {
   std::vector<ModelRequest> models;
   // The hardware (sim/device/device.h): a GPU, an accelerator, or any other registered kind.
   std::shared_ptr<const Device> device;
-  Schedule schedule = Schedule::single_stream;
+  // How the models' kernels reach the device's streams (sim/runtime/schedule.h): never null after
+  // read_experiment (single_stream when the config has no schedule).
+  std::shared_ptr<const ResolvedSchedule> schedule;
   // workload.serving (sim/serving/serving_spec.h): a stream of requests served over simulated
   // time instead of one pass; null for a one-pass experiment.
   std::shared_ptr<const ServingSpec> serving;
@@ -45,6 +47,9 @@ struct Experiment {
   std::string output_path;    // HDF5 result file; "" = none
   std::string resolved_yaml;  // the config after includes and overrides
 };
+
+// The default schedule of `models` (single_stream), for experiments assembled in code.
+std::shared_ptr<const ResolvedSchedule> single_stream_schedule(const std::vector<ModelRequest>& models);
 
 // `root` is the whole loaded config (after overrides) read from `config_file`. Graphs, timing
 // models and accelerator baselines come from `cache` (a fresh one when null).

@@ -50,6 +50,14 @@ struct PowerSample {
   double sm_clock_mhz = 0;
 };
 
+// What the GPU's running kernels hold from `start_ps` until the next sample: the share of its
+// block slots (SM occupancy, 0..1) and the DRAM bandwidth they pull.
+struct UtilizationSample {
+  TimePs start_ps = 0;
+  double sm_occupancy = 0;
+  double dram_gb_per_s = 0;
+};
+
 struct RunResult {
   std::string experiment;
   std::string device_kind;  // the device's registry name: "gpu", "accelerator"
@@ -60,12 +68,15 @@ struct RunResult {
   // in the order the device reports them.
   std::vector<std::pair<std::string, std::string>> device_settings;
   std::vector<ModelResult> models;
-  std::vector<OpRecord> ops;  // one row per kernel, in launch order per stream
-  std::string schedule;       // "single_stream" or "stream_per_model"
+  std::vector<OpRecord> ops;     // one row per kernel, in launch order per stream
+  std::string schedule;          // the schedule's policy ("single_stream", "breadth_first", "explicit", ...)
+  std::string schedule_summary;  // ResolvedSchedule::summary()
   TimePs makespan_ps = 0;
   MetricTable metrics;  // every number the run reports (sim/metrics/metric_catalog.h)
   // Piecewise-constant board power over [0, makespan] (GPU runs; empty where a device has none).
   std::vector<PowerSample> power;
+  // Piecewise-constant SM occupancy and DRAM bandwidth over [0, makespan] (GPU runs).
+  std::vector<UtilizationSample> utilization;
   // Where the device has a power model: the board's idle draw and the leakage added while work
   // runs (at the pass's clock), W; and the time-averaged share of the GPU the pass's kernels fill
   // alone (1 for devices without the notion). Serving overlaps batches by these (sim/serving).

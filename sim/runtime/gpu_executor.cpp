@@ -42,9 +42,13 @@ void GpuExecutor::recompute_speeds() {
   const double capacity = std::max(bandwidth_, running_.size() == 1 ? demand : 0.0);
   if (demand > capacity && demand > 0)
     for (auto& r : running_) r.speed *= capacity / demand;
-  double dynamic_w = 0;
-  for (const auto& r : running_) dynamic_w += r.speed * r.kernel.dynamic_w;
+  double dynamic_w = 0, bytes_per_s = 0;
+  for (const auto& r : running_) {
+    dynamic_w += r.speed * r.kernel.dynamic_w;
+    bytes_per_s += r.speed * r.kernel.dram_bytes / (static_cast<double>(r.kernel.duration_ps) * 1e-12);
+  }
   dynamic_power_changed.emit(engine_.now(), dynamic_w);
+  utilization_changed.emit(engine_.now(), 1.0 - free_slots, bytes_per_s);
 }
 
 void GpuExecutor::schedule_next_completion() {

@@ -34,6 +34,9 @@ class GpuExecutor {
   // The dynamic power of what runs (each kernel's KernelWork::dynamic_w times its speed), emitted
   // whenever it changes: at every launch and completion.
   Signal<TimePs, double> dynamic_power_changed;
+  // The share of the GPU's block slots the running kernels hold and the DRAM bandwidth they pull
+  // (bytes/s), emitted with the power.
+  Signal<TimePs, double, double> utilization_changed;
   Signal<const KernelWork&, TimePs> kernel_started;
   Signal<const KernelWork&, TimePs, TimePs> kernel_completed;
 

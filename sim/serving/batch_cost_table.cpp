@@ -19,6 +19,7 @@ const BatchCost& BatchCostTable::at(std::size_t tenant, int batch, int clock_lev
   Experiment pass = experiment_;
   pass.serving = nullptr;
   pass.models = {read_model_entry(entry, experiment_.config_file, *experiment_.cache)};
+  pass.schedule = single_stream_schedule(pass.models);
   const RunResult run = clock_level < 0
                             ? experiment_.device->run(pass, deadline_)
                             : experiment_.device->run_at_clock(

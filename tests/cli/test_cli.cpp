@@ -278,8 +278,11 @@ TEST(Cli, KilledSearchResumesToTheSameResult) {
     return path.string();
   };
   const std::string killed = write_experiment("killed"), whole = write_experiment("whole");
-  // kill -9 part way, then resume.
-  run_dse("run " + killed + " -q & pid=$!; sleep 0.25; kill -9 $pid; wait $pid");
+  // kill -9 part way (once the journal holds 50 trials, however slow the build: a fixed delay killed
+  // the ASan build before its first trial), then resume.
+  const std::string journal_path = (dir / "killed.journal.jsonl").string();
+  run_dse("run " + killed + " -q & pid=$!; for i in $(seq 6000); do [ $(cat " + journal_path +
+          " 2>/dev/null | wc -l) -ge 51 ] && break; sleep 0.01; done; kill -9 $pid; wait $pid");
   std::ifstream journal(dir / "killed.journal.jsonl");
   const auto lines_before = std::count(std::istreambuf_iterator<char>(journal), std::istreambuf_iterator<char>(), '\n');
   const CliResult resumed = run_dse("run " + killed + " --resume --json -q");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
@@ -26,4 +27,36 @@ TEST(Cli, SearchesTheClockTableForPerfPerWatt) {
   fs::remove(fs::path(out).replace_extension(".journal.jsonl"));
   fs::remove(fs::path(out).replace_extension(".best.yaml"));
 }
+// A schedule search (search/schedule_space.h) over a three-model mix: never worse than the best
+// baseline it was seeded with, and its best config re-runs through `dse run` to the same makespan.
+TEST(Cli, ScheduleSearchBeatsOrTiesEveryBaselineAndItsBestReplays) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_schedule_search_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path config = dir / "mix.yaml";
+  std::ofstream(config)
+      << "name: mix\nworkload:\n  models:\n"
+      << "    - {name: resnet18, batch: 4, dtype: fp16}\n"
+      << "    - {name: mobilenet_v2, batch: 1, dtype: fp16}\n"
+      << "    - {name: squeezenet1_1, batch: 1, dtype: fp16}\n"
+      << "device: {gpu: v100_sxm2}\noutput: " << (dir / "mix.h5").string() << "\n"
+      << "search:\n  space:\n    schedule: {schedule: {max_segments: 6, priorities: 2, host_threads: 3}}\n"
+      << "  objective: {minimize: latency_ms}\n"
+      << "  strategy: {name: aging_evolution, trials: 60, batch: 6, seed: 2, population: 12}\n";
+  const CliResult search = run_dse("run " + config.string() + " --json -q");
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  const auto json = nlohmann::json::parse(search.out);
+  const double best = json["best"]["metrics"]["latency_ms"].get<double>();
+  for (const std::string policy : {"single_stream", "stream_per_model", "breadth_first", "priority", "realtime"}) {
+    const CliResult baseline =
+        run_dse("run " + config.string() + " --json -q -p search= -p output= -p 'schedule={policy: " + policy +
+                ", host_threads: 3}'");
+    ASSERT_EQ(baseline.exit_code, 0) << baseline.err;
+    EXPECT_LE(best, nlohmann::json::parse(baseline.out)["metrics"]["latency_ms"].get<double>()) << policy;
+  }
+  const CliResult replay = run_dse("run " + (dir / "mix.best.yaml").string() + " --json -q -p output=");
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(replay.out)["metrics"]["latency_ms"].get<double>(), best);
+  fs::remove_all(dir);
+}
+
 }  // namespace dse::test

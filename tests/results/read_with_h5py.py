@@ -17,7 +17,7 @@ with tempfile.TemporaryDirectory() as tmp:
                          check=True, capture_output=True, text=True).stdout
     summary = json.loads(out)
     with h5py.File(path, "r") as f:
-        assert set(f.keys()) == {"config", "meta", "summary", "ops", "power"}, list(f.keys())
+        assert set(f.keys()) == {"config", "meta", "summary", "ops", "power", "utilization"}, list(f.keys())
         config = f["config"][()].decode()
         assert "resnet50" in config and f"output: {path}" in config, config
         for key in ["dse_version", "git_commit", "date_utc", "host", "config_file", "calibration"]:
@@ -50,6 +50,11 @@ with tempfile.TemporaryDirectory() as tmp:
         assert abs(energy - metrics["energy_j"]) < 1e-9 * metrics["energy_j"], (energy, metrics["energy_j"])
         assert all(c == metrics["sm_clock_mhz"] for c in power["sm_clock_mhz"][:])
         assert b"MHz" in f["summary/clock"][()], f["summary/clock"][()]
+        # SM occupancy and DRAM bandwidth over the run: shares in [0, 1], bandwidth within the GPU's.
+        use = f["utilization"]
+        assert len(use["start_us"]) == len(use["sm_occupancy"]) == len(use["dram_gb_per_s"]) > 10
+        assert all(0 <= x <= 1 for x in use["sm_occupancy"][:]) and max(use["sm_occupancy"][:]) > 0.5
+        assert all(0 <= x <= 4800 for x in use["dram_gb_per_s"][:]), max(use["dram_gb_per_s"][:])  # H200: 4.8 TB/s
     # An accelerator run: its own metrics (area, the *_vs_tpu_v3 ratios) and word settings.
     accel = os.path.join(tmp, "accel.h5")
     out = subprocess.run([dse, "run", "configs/experiments/accel_tpu_v3.yaml", "--json", "-q", "-p", f"output={accel}",

@@ -90,12 +90,12 @@ TEST(SearchSpace, SupportedChoicesComeFromTheDevice) {
     if (key != "device.sm_clock_mhz") return std::nullopt;
     return std::vector<std::string>{"1590", "1575", "300"};
   };
-  const SearchSpace space = read_search_space(text, t4_clocks);
+  const SearchSpace space = read_search_space(text, SupportedValues(t4_clocks));
   EXPECT_EQ(*space.parameters[0].levels(), 3);
   EXPECT_EQ(space.parameters[0].level(2), "300");
   // A key the device lists nothing for, or no device at all: an error at the choice.
   try {
-    read_search_space(load_config_text("device.gpu: {choice: supported}\n", "s.yaml"), t4_clocks);
+    read_search_space(load_config_text("device.gpu: {choice: supported}\n", "s.yaml"), SupportedValues(t4_clocks));
     FAIL();
   } catch (const ConfigError& error) {
     EXPECT_NE(std::string(error.what()).find("s.yaml:1:22"), std::string::npos) << error.what();
@@ -111,7 +111,7 @@ TEST(SearchStrategies, GridOverAContinuousParameterIsAConfigError) {
   } catch (const ConfigError& error) {
     EXPECT_STREQ(error.what(),
                  "search.yaml:3:18: strategy.name: expected a strategy that can sample continuous "
-                 "parameters (float, log_float), found grid");
+                 "parameters (float, log_float, schedule), found grid");
   }
 }
 

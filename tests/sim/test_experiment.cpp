@@ -100,7 +100,15 @@ TEST(Experiment, StreamPerModelOverlapsModels) {
   const TimePs longer_alone = std::max(sequential.models[0].end_ps - sequential.models[0].start_ps,
                                        sequential.models[1].end_ps - sequential.models[1].start_ps);
   EXPECT_GE(concurrent.makespan_ps, longer_alone);
-  EXPECT_EQ(concurrent.models[1].start_ps, 0);  // the second model starts at once on its own stream
+  // Depth-first: the host issues every kernel of the first model (3 us each, the kernel model's
+  // launch cost) before the second model's first.
+  const auto first_model_kernels = std::count_if(concurrent.ops.begin(), concurrent.ops.end(),
+                                                 [](const OpRecord& op) { return op.model_index == 0; });
+  EXPECT_EQ(concurrent.models[1].start_ps, first_model_kernels * 3'000'000);
+  // Breadth-first, the second model's first kernel is the second one issued.
+  auto interleaved = two;
+  interleaved.push_back("schedule.policy=breadth_first");
+  EXPECT_EQ(run_experiment(quickstart(interleaved)).models[1].start_ps, 3'000'000);
   std::set<int> streams;
   for (const auto& op : concurrent.ops) streams.insert(op.stream);
   EXPECT_EQ(streams.size(), 2u);

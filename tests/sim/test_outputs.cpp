@@ -41,9 +41,12 @@ TEST(ChromeTrace, HasOneSliceperOpOnItsStreamTrack) {
 TEST(SummaryJson, CarriesTheDocumentedKeys) {
   const Experiment experiment = quickstart();
   const auto summary = summary_json(experiment, run_experiment(experiment));
-  for (const char* key : {"experiment", "device", "schedule", "models", "metrics", "output"})
+  for (const char* key : {"experiment", "device", "schedule", "schedule_summary", "models", "metrics", "output"})
     EXPECT_TRUE(summary.contains(key)) << key;
-  EXPECT_EQ(summary.size(), 6u);
+  EXPECT_EQ(summary.size(), 7u);
+  EXPECT_EQ(summary["schedule"], "single_stream");
+  EXPECT_EQ(summary["schedule_summary"],
+            "single_stream: 1 tenant on 1 stream, 1 segment, 0 sync points, 1 host thread");
   EXPECT_EQ(summary["metrics"]["tdp_w"], 700);                 // configs/hardware/gpu/h200.yaml
   EXPECT_GT(summary["metrics"]["energy_j"].get<double>(), 0);  // the GPU power model
   EXPECT_NE(summary["device"]["clock"].get<std::string>().find("MHz"), std::string::npos);

@@ -73,6 +73,32 @@ TEST(Streams, WaitingOnAnUnrecordedEventDoesNotWait) {
   EXPECT_EQ(run.times["k"].first, 0);
 }
 
+// A graph edge (a schedule's sync point) holds even when the record is enqueued after the wait.
+TEST(Streams, AGraphEdgeWaitsForARecordEnqueuedLater) {
+  SimRun run;
+  const int a = run.runtime.create_stream(), b = run.runtime.create_stream();
+  const auto edge = run.runtime.create_event(true);
+  run.runtime.wait(a, edge);
+  run.runtime.launch(a, kernel("after", 10, 0.5), run.track("after"));
+  run.runtime.launch(b, kernel("before", 300, 0.5), run.track("before"));
+  run.runtime.record(b, edge);
+  run.go();
+  EXPECT_EQ(run.times["after"].first, 300);
+}
+
+// An item the host issues at t does not start before t, even on an idle stream.
+TEST(Streams, NothingStartsBeforeTheHostIssuesIt) {
+  SimRun run;
+  const int a = run.runtime.create_stream();
+  run.runtime.launch(a, kernel("first", 100, 1.0), run.track("first"), 0);
+  run.runtime.launch(a, kernel("late", 100, 1.0), run.track("late"), 700);
+  run.runtime.launch(a, kernel("next", 100, 1.0), run.track("next"), 750);
+  run.go();
+  EXPECT_EQ(run.times["first"], (std::pair<TimePs, TimePs>{0, 100}));
+  EXPECT_EQ(run.times["late"], (std::pair<TimePs, TimePs>{700, 800}));
+  EXPECT_EQ(run.times["next"], (std::pair<TimePs, TimePs>{800, 900}));  // issued at 750, behind `late`
+}
+
 TEST(Streams, PriorityStreamsTakeTheSlotsFirst) {
   SimRun run;
   const int low = run.runtime.create_stream(0), high = run.runtime.create_stream(5);
