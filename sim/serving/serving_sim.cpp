@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "models/base/errors.h"
+#include "sim/runtime/schedule.h"
 #include "sim/serving/batch_cost_table.h"
 #include "sim/serving/serving_metrics.h"
 #include "sim/serving/serving_spec.h"
@@ -47,6 +48,8 @@ struct RunningBatch {
   std::vector<std::size_t> requests;
   BatchCost cost;
   double remaining_s = 0;  // of solo work
+  int priority = 0;        // its tenant's (the schedule's stream priority)
+  double speed = 1;        // fraction of its solo speed while the running set stays as it is
 };
 
 class ServingRun {
@@ -58,6 +61,11 @@ class ServingRun {
         rng_(spec_.seed),
         trace_(std::make_shared<ServingTrace>()) {
     engine_.set_deadline(deadline);
+    tenant_priority_.assign(experiment.models.size(), 0);
+    for (const ScheduleSegment& segment : experiment.schedule->segments)
+      if (segment.ref.segment == 0)
+        tenant_priority_[segment.ref.tenant] =
+            experiment.schedule->stream_priority[static_cast<std::size_t>(segment.stream)];
   }
 
   RunResult run();
@@ -84,7 +92,7 @@ class ServingRun {
   void advance();  // brings work done and energy up to now
   void reschedule_completion();
   void complete_done();
-  double speed() const;
+  void recompute_speeds();  // after the running set changed
   double board_w() const;
   void power_changed();
   int clock_level() const { return knobs_.clock_level; }
@@ -104,6 +112,7 @@ class ServingRun {
   std::shared_ptr<ServingTrace> trace_;
   std::vector<TenantState> tenants_;
   std::vector<RunningBatch> running_;
+  std::vector<int> tenant_priority_;  // the schedule's priority of each tenant's (first) stream
   RunResult result_;
 
   std::int64_t issued_ = 0, completed_ = 0;
@@ -252,15 +261,31 @@ void ServingRun::start_batch(std::size_t tenant, int size) {
   batch.batch_index = trace_->batches.size();
   trace_->batches.push_back({static_cast<std::uint32_t>(tenant), static_cast<std::int32_t>(instance), size, now, -1,
                              batch.cost.clock_mhz, 0});
+  batch.priority = tenant_priority_[tenant];
   running_.push_back(std::move(batch));
+  recompute_speeds();
   power_changed();
   reschedule_completion();
 }
 
-double ServingRun::speed() const {
-  double share = 0;
-  for (const RunningBatch& b : running_) share += b.cost.gpu_share;
-  return 1.0 / std::max(1.0, share);
+// The GPU's slots go to the highest-priority tenants first; batches of one priority share what
+// is left in proportion to their GPU shares (each at speed min(1, left / their total share)), so
+// with one priority every batch runs at 1 / max(1, sum of shares).
+void ServingRun::recompute_speeds() {
+  std::vector<int> levels;
+  for (const RunningBatch& b : running_) levels.push_back(b.priority);
+  std::sort(levels.begin(), levels.end(), std::greater<>());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  double left = 1.0;
+  for (const int level : levels) {
+    double share = 0;
+    for (const RunningBatch& b : running_)
+      if (b.priority == level) share += b.cost.gpu_share;
+    const double speed = share > 0 ? std::min(1.0, left / share) : 1.0;
+    for (RunningBatch& b : running_)
+      if (b.priority == level) b.speed = speed;
+    left = std::max(0.0, left - share * speed);
+  }
 }
 
 double ServingRun::board_w() const {
@@ -268,9 +293,9 @@ double ServingRun::board_w() const {
   double static_w = 0, dynamic_w = 0;
   for (const RunningBatch& b : running_) {
     static_w = std::max(static_w, b.cost.static_w);  // one chip: leakage once, at the clock it runs
-    dynamic_w += b.cost.dynamic_w;
+    dynamic_w += b.cost.dynamic_w * b.speed;
   }
-  return idle_w_ + static_w + dynamic_w * speed();
+  return idle_w_ + static_w + dynamic_w;
 }
 
 void ServingRun::power_changed() {
@@ -293,8 +318,7 @@ void ServingRun::advance() {
   if (dt > 0) {
     energy_j_ += board_w() * dt;
     if (!running_.empty()) busy_s_ += dt;
-    const double s = speed();
-    for (RunningBatch& b : running_) b.remaining_s -= dt * s;
+    for (RunningBatch& b : running_) b.remaining_s -= dt * b.speed;
   }
   last_advance_s_ = now;
 }
@@ -302,10 +326,12 @@ void ServingRun::advance() {
 void ServingRun::reschedule_completion() {
   ++completion_generation_;
   if (running_.empty()) return;
-  double first = kNever;
-  for (const RunningBatch& b : running_) first = std::min(first, b.remaining_s);
+  double first = kNever;  // seconds until the first batch completes (a starved one never does)
+  for (const RunningBatch& b : running_)
+    if (b.speed > 0) first = std::min(first, std::max(0.0, b.remaining_s) / b.speed);
+  if (first == kNever) return;
   const std::uint64_t generation = completion_generation_;
-  at_s(now_s() + std::max(0.0, first) / speed(), [this, generation] {
+  at_s(now_s() + first, [this, generation] {
     if (generation == completion_generation_) complete_done();
   });
 }
@@ -340,6 +366,7 @@ void ServingRun::complete_done() {
     t.policy->on_batch_done(record.size, worst_s * 1e3, (now - record.start_s) * 1e3);
     freed.push_back(record.tenant);
   }
+  recompute_speeds();
   power_changed();
   reschedule_completion();
   for (const std::size_t tenant : freed) dispatch(tenant);

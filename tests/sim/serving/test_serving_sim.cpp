@@ -46,6 +46,30 @@ double batch1_service_s() {
   return run_experiment(read_experiment(root, "p.yaml")).latency_ms() * 1e-3;
 }
 
+// Two tenants at batch 32 (ResNet-50 fills the H200 at that batch), each at 45 % of its capacity:
+// with equal priorities they share the GPU; when the schedule gives the first tenant's stream the
+// higher priority, its batches take the GPU first: its tail latency falls, the other's rises.
+TEST(ServingSim, TheSchedulesPrioritiesOrderTenantsOnTheGpu) {
+  ConfigNode pass = load_config_text(
+      "name: p\nworkload: {models: [{name: resnet50, dtype: fp16, batch: 32}]}\ndevice: {gpu: h200}\noutput: ~\n",
+      "p.yaml");
+  const double rate = 0.45 * 32 / (run_experiment(read_experiment(pass, "p.yaml")).latency_ms() * 1e-3);
+  const auto p99 = [&](const std::string& schedule) {
+    const std::string tenant = "      - {arrivals: {name: poisson, rate_per_s: " + std::to_string(rate) +
+                               "}, batching: {name: fixed, batch: 32}}\n";
+    const RunResult r = run_experiment(serving_experiment(
+        "name: t\nworkload:\n  models: [{name: resnet50, dtype: fp16}, {name: resnet50, dtype: fp16}]\n"
+        "  serving:\n    requests: 20000\n    seed: 3\n    tenants:\n" +
+        tenant + tenant + "device: {gpu: h200}\nschedule: " + schedule + "\noutput: ~\n"));
+    return std::pair{r.metrics.at("latency_p99_ms_model0"), r.metrics.at("latency_p99_ms_model1")};
+  };
+  const auto [equal0, equal1] = p99("{policy: stream_per_model}");
+  const auto [first0, first1] = p99("{policy: priority, priorities: [1, 0]}");
+  EXPECT_NEAR(equal0 / equal1, 1.0, 0.05);
+  EXPECT_LT(first0, 0.95 * equal0);
+  EXPECT_GT(first1, 1.05 * equal1);
+}
+
 TEST(ServingSim, PoissonArrivalRateIsTheConfiguredRate) {
   const double service_s = batch1_service_s();
   const double rate = 0.3 / service_s;
