@@ -327,42 +327,90 @@ def plot_serving(run, figs, prefix):
     figs.save(fig, f"{prefix}batch_clock", f"{run.label}: each batch's throughput and power by size and clock")
 
 
+def binned(t, values, bins=250):
+    """A step function (values[i] from t[i] to t[i + 1]) as its time-weighted mean over equal bins."""
+    edges = np.linspace(t[0], t[-1], bins + 1)
+    cumulative = np.concatenate([[0], np.cumsum(np.diff(t) * values[:-1])])  # integral up to each t[i]
+    at_edges = np.interp(edges, t, cumulative)
+    width = np.diff(edges)
+    return edges, np.append(np.diff(at_edges) / np.where(width > 0, width, 1), 0)
+
+
+def utilization(run):
+    """/utilization as (start_us, occupancy %, DRAM GB/s) extended to the end of the run, or None."""
+    if "utilization" not in run.file or run.file["utilization/start_us"].shape[0] == 0:
+        return None
+    u = run.columns("utilization")
+    end_ms = run.metric("latency_ms")
+    t = np.append(np.asarray(u["start_us"], dtype=float), end_ms * 1e3 if end_ms else u["start_us"][-1])
+    return t, np.append(100 * np.asarray(u["sm_occupancy"]), 100 * u["sm_occupancy"][-1]), \
+        np.append(np.asarray(u["dram_gb_per_s"]), u["dram_gb_per_s"][-1])
+
+
 def plot_single(run, figs, prefix):
     ops = run.columns("ops")
     kinds = sorted(set(ops["kind"]))
-    colours = {k: plt.cm.tab20(i % 20) for i, k in enumerate(kinds)}
+    # Several models (a multi-tenant schedule): kernels coloured by model, else by op kind.
+    models = strings(run.file["summary/models/name"]) if "summary/models/name" in run.file else []
+    by_model = len(models) > 1
+    if by_model:
+        keys = [f"{i}: {m}" for i, m in enumerate(models)]
+        colour_of = [keys[int(i)] for i in ops["model"]]
+        colours = {k: plt.cm.tab10(i % 10) for i, k in enumerate(keys)}
+    else:
+        keys = kinds
+        colour_of = list(ops["kind"])
+        colours = {k: plt.cm.tab20(i % 20) for i, k in enumerate(kinds)}
     start = np.asarray(ops["start_us"], dtype=float)
     dur = np.asarray(ops["duration_us"], dtype=float)
     stream = np.asarray(ops["stream"], dtype=int)
     streams = sorted(set(stream))
     has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
-    fig, axes = plt.subplots(2 if has_power else 1, 1, figsize=(9, 4.8 if has_power else 3.0), sharex=True,
-                             squeeze=False)
+    use = utilization(run)
+    panels = 1 + (2 if use is not None else 0) + (1 if has_power else 0)
+    heights = [max(1.2, 0.35 * len(streams) + 0.6)] + [1.0] * (panels - 1)
+    fig, axes = plt.subplots(panels, 1, figsize=(9, sum(heights) + 1.6), sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": heights})
     ax = axes[0][0]
     for row, s in enumerate(streams):
         sel = stream == s
         ax.broken_barh(list(zip(start[sel], dur[sel])), (row - 0.4, 0.8),
-                       facecolors=[colours[k] for k, m in zip(ops["kind"], sel) if m])
+                       facecolors=[colours[k] for k, m in zip(colour_of, sel) if m])
     ax.set_yticks(range(len(streams)))
     ax.set_yticklabels([f"stream {s}" for s in streams])
-    ax.legend(handles=[matplotlib.patches.Patch(color=colours[k], label=k) for k in kinds], fontsize=7,
-              ncol=min(6, len(kinds)), loc="upper center", bbox_to_anchor=(0.5, -0.15 if not has_power else 1.35))
-    ax.set_title(f"{run.label}: timeline per stream")
+    ax.legend(handles=[matplotlib.patches.Patch(color=colours[k], label=k) for k in keys], fontsize=7,
+              ncol=min(6, len(keys)), loc="lower center", bbox_to_anchor=(0.5, 1.02))
+    ax.set_title(f"{run.label}: timeline per stream" + (f" ({text(run.file['summary/schedule'][()])})"
+                                                        if "summary/schedule" in run.file else ""), pad=28)
+    row = 1
+    if use is not None:
+        t, occupancy, dram = use
+        axes[row][0].step(t, occupancy, where="post", color="C0", lw=0.4, alpha=0.35)
+        axes[row][0].step(*binned(t, occupancy), where="post", color="C0")
+        axes[row][0].set_ylabel("SM slots\nheld, %")
+        axes[row][0].set_ylim(0, 105)
+        axes[row][0].grid(alpha=0.3)
+        axes[row + 1][0].step(t, dram, where="post", color="C2", lw=0.4, alpha=0.35)
+        axes[row + 1][0].step(*binned(t, dram), where="post", color="C2")
+        axes[row + 1][0].set_ylabel("DRAM, GB/s")
+        axes[row + 1][0].grid(alpha=0.3)
+        row += 2
     if has_power:
         p = run.columns("power")
-        pa = axes[1][0]
+        pa = axes[row][0]
         pa.step(p["start_us"], p["power_w"], where="post", color="C3")
         pa.set_ylabel("board power, W")
-        pa.set_xlabel("time, µs")
         pa.grid(alpha=0.3)
-    else:
-        ax.set_xlabel("time, µs")
-    figs.save(fig, f"{prefix}timeline", f"{run.label}: kernels per stream coloured by op kind, and the board power")
+    axes[-1][0].set_xlabel("time, µs")
+    figs.save(fig, f"{prefix}timeline",
+              f"{run.label}: kernels per stream coloured by {'model' if by_model else 'op kind'}"
+              + (", SM occupancy and DRAM bandwidth" if use is not None else "") + (", board power" if has_power else ""))
     # Time by op kind.
     totals = {k: dur[np.array(ops["kind"]) == k].sum() for k in kinds}
     order = sorted(totals, key=totals.get)
     fig, ax = plt.subplots(figsize=(6.4, 0.3 * len(order) + 1.2))
-    ax.barh(order, [totals[k] for k in order], color=[colours[k] for k in order])
+    kind_colours = {k: plt.cm.tab20(i % 20) for i, k in enumerate(kinds)}
+    ax.barh(order, [totals[k] for k in order], color=[kind_colours[k] for k in order])
     ax.set_xlabel("kernel time, µs (summed over streams)")
     ax.set_title(f"{run.label}: time by op kind")
     figs.save(fig, f"{prefix}time_by_kind", f"{run.label}: kernel time summed by op kind")
@@ -424,7 +472,30 @@ def plot_validation(run, figs, prefix):
     figs.save(fig, f"{prefix}error_by_op_gpu", f"{run.label}: mean absolute percentage error by {what} and GPU")
 
 
+def plot_compare_single(singles, figs):
+    """SM occupancy and DRAM bandwidth of single runs (schedules of one mix) over time, overlaid."""
+    drawn = [(r, utilization(r)) for r in singles]
+    drawn = [(r, u) for r, u in drawn if u is not None]
+    if len(drawn) < 2:
+        return
+    fig, axes = plt.subplots(2, 1, figsize=(9, 4.6), sharex=True)
+    for i, (r, (t, occupancy, dram)) in enumerate(drawn):
+        label = f"{r.label} ({r.metric('latency_ms'):.3f} ms)"
+        axes[0].step(*binned(t, occupancy, 150), where="post", lw=1.1, color=plt.cm.tab10(i % 10), label=label)
+        axes[1].step(*binned(t, dram, 150), where="post", lw=1.1, color=plt.cm.tab10(i % 10), label=label)
+    axes[0].set_ylabel("SM slots held, %")
+    axes[0].set_ylim(0, 105)
+    axes[1].set_ylabel("DRAM, GB/s")
+    axes[1].set_xlabel("time, µs")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    axes[0].set_title("SM occupancy and DRAM bandwidth of each run (time averages; its makespan in the legend)")
+    figs.save(fig, "compare_utilization", "SM occupancy and DRAM bandwidth over time, every single run compared")
+
+
 def plot_compare(runs, figs):
+    plot_compare_single([r for r in runs if r.kind == "single"], figs)
     searches = [r for r in runs if r.kind == "search"]
     if len(searches) > 1:
         fig, ax = plt.subplots(figsize=(6.4, 4.0))

@@ -22,6 +22,8 @@ void write_summary(Hdf5File& file, const RunResult& result) {
   file.string("/summary/device_kind", result.device_kind);
   file.string("/summary/device", result.device);
   file.string("/summary/timing_model", result.timing_model);
+  file.string("/summary/schedule", result.schedule);
+  file.string("/summary/schedule_summary", result.schedule_summary);
   for (const auto& [key, value] : result.device_settings) file.string("/summary/" + key, value);
   write_metric_table(file, "/summary/metrics", result.metrics);
   file.group("/summary/models");
