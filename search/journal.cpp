@@ -1,15 +1,8 @@
 #include "search/journal.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <limits>
 
 #include "models/base/errors.h"
@@ -23,25 +16,12 @@ TrialStatus status_from(const std::string& name) {
   throw std::invalid_argument("unknown status '" + name + "'");
 }
 
-std::string system_reason() { return std::strerror(errno); }
-
 // JSON has no NaN or infinity (nlohmann writes null): a non-finite number goes as "nan", "inf" or
 // "-inf", so a journal line holding one reads back as the trial it was.
 nlohmann::json journal_number(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   return value;
-}
-
-// One JSON line; text that is not valid UTF-8 (an error message quoting a file's bytes) has the
-// bad bytes replaced by U+FFFD instead of making nlohmann throw.
-std::string json_line(const nlohmann::json& json) {
-  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-// The search's description as its journal header stores it (the same replacement).
-std::string stored_description(const std::string& description) {
-  return nlohmann::json::parse(json_line(description)).get<std::string>();
 }
 
 }  // namespace
@@ -100,94 +80,36 @@ TrialResult trial_result_from_json(const nlohmann::json& json) {
   return r;
 }
 
+namespace {
+
+const JournalWords kSearchWords{"search", "trial"};
+
+nlohmann::json search_header(const std::string& description) { return {{"search", description}}; }
+
+void check_trial(const nlohmann::json& json) { (void)trial_result_from_json(json); }
+
+std::map<std::int64_t, TrialResult> by_id(const std::vector<nlohmann::json>& records) {
+  std::map<std::int64_t, TrialResult> trials;
+  for (const auto& record : records) {
+    TrialResult r = trial_result_from_json(record);
+    trials[r.trial.id] = std::move(r);
+  }
+  return trials;
+}
+
+}  // namespace
+
 std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path, const std::string& description,
                                                         std::optional<int>* cut_line, std::int64_t* cut_offset) {
-  std::map<std::int64_t, TrialResult> done;
-  std::ifstream in(path);
-  if (!in) return done;
-  std::string line;
-  int number = 0;
-  std::optional<int> unreadable;  // a line that is not a trial record; only the last may be one
-  std::int64_t unreadable_offset = 0;
-  for (std::int64_t offset = 0; std::getline(in, line); offset += static_cast<std::int64_t>(line.size()) + 1) {
-    ++number;
-    if (unreadable)
-      throw UserError(path + ":" + std::to_string(*unreadable) +
-                      ": expected a trial record (one JSON object per line), found a line that is not one before "
-                      "the journal's end: it was edited or written by two runs at once; delete that line, or "
-                      "start over with --force");
-    const auto json = nlohmann::json::parse(line, nullptr, false);
-    if (number == 1) {
-      // A header whose "search" is not a string (or missing) is another file, not this search's.
-      const bool this_search = json.is_object() && json.contains("search") && json["search"].is_string() &&
-                               json["search"].get<std::string>() == stored_description(description);
-      if (!this_search)
-        throw UserError(path +
-                        ":1: expected the journal of this search, found one of a different search (delete it, "
-                        "or start over with --force)");
-      continue;
-    }
-    try {
-      if (json.is_discarded()) throw std::invalid_argument("not JSON");
-      TrialResult r = trial_result_from_json(json);
-      done[r.trial.id] = std::move(r);
-    } catch (const std::exception&) {
-      unreadable = number;  // a line cut short by a kill is fine as the last one
-      unreadable_offset = offset;
-    }
-  }
-  if (cut_line) *cut_line = unreadable;
-  if (cut_offset) *cut_offset = unreadable ? unreadable_offset : -1;
-  return done;
+  return by_id(read_json_lines(path, search_header(description), kSearchWords, check_trial, cut_line, cut_offset));
 }
 
 SearchJournal::SearchJournal(std::string path, const std::string& description, JournalStart start)
-    : path_(std::move(path)) {
-  lock_.fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_.fd < 0) throw UserError(path_ + ": cannot open the search journal: " + system_reason());
-  if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0) {
-    const std::string reason = errno == EWOULDBLOCK
-                                   ? "another dse run is writing this output (it holds the journal's lock); "
-                                     "wait for it, or give this run another output"
-                                   : system_reason();
-    throw UserError(path_ + ": cannot lock the search journal: " + reason);
-  }
-  const bool has_trials = [&] {
-    std::ifstream in(path_);
-    std::string line;
-    int lines = 0;
-    while (lines < 2 && std::getline(in, line)) ++lines;
-    return lines >= 2;
-  }();
-  if (start == JournalStart::fresh && has_trials)
-    throw UserError(path_ +
-                    ": a journal of an earlier search is here; --resume continues it, --force starts over "
-                    "(and discards its trials)");
-  std::int64_t cut_offset = -1;
-  if (start == JournalStart::resume) trials_ = read_journal_trials(path_, description, &cut_line_, &cut_offset);
-  // The line a kill cut short is dropped; its trial runs again.
-  if (cut_offset >= 0 && ::ftruncate(lock_.fd, static_cast<off_t>(cut_offset)) != 0)
-    throw UserError(path_ + ": cannot drop the journal's cut-short last line: " + system_reason());
-  const bool append = start == JournalStart::resume && has_trials;
-  file_.reset(std::fopen(path_.c_str(), append ? "a" : "w"));
-  if (!file_) throw UserError(path_ + ": cannot write the search journal: " + system_reason());
-  if (!append) write(json_line({{"search", description}}));
-}
-
-SearchJournal::Descriptor::~Descriptor() {
-  if (fd >= 0) ::close(fd);  // releases the lock
-}
-
-void SearchJournal::write(const std::string& text) {
-  errno = 0;
-  if (std::fputs(text.c_str(), file_.get()) < 0 || std::fflush(file_.get()) != 0)
-    throw UserError(
-        path_ + ": cannot append to the search journal: " + (errno ? system_reason() : std::string("write failed")) +
-        "; the trials before this one are kept (--resume once there is room)");
-}
+    : journal_(std::move(path), search_header(description), start, kSearchWords, check_trial),
+      trials_(by_id(journal_.records())) {}
 
 void SearchJournal::append(const TrialResult& result, double wall_s) {
-  write(json_line(trial_result_json(result, wall_s)));
+  journal_.append(trial_result_json(result, wall_s));
 }
 
 }  // namespace dse

@@ -9,15 +9,14 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "search/strategy.h"
+#include "sim/output/jsonl_journal.h"
 
 namespace dse {
 
@@ -26,40 +25,23 @@ namespace dse {
 nlohmann::json trial_result_json(const TrialResult& result, double wall_s);
 TrialResult trial_result_from_json(const nlohmann::json& json);
 
-enum class JournalStart { fresh, resume, force };
-
+// The search's journal: a JSON-lines journal (sim/output/jsonl_journal.h) whose header names the
+// search and whose records are trials.
 class SearchJournal {
  public:
   // Locks `path` (creating it) and opens it as `start` says; UserError naming the file otherwise.
   SearchJournal(std::string path, const std::string& description, JournalStart start);
-  SearchJournal(const SearchJournal&) = delete;
-  SearchJournal& operator=(const SearchJournal&) = delete;
-  ~SearchJournal() = default;
 
   // The trials an interrupted run finished (resume), by id.
   const std::map<std::int64_t, TrialResult>& trials() const { return trials_; }
   // The line cut short by a kill, if the journal ended in one (dropped; its trial runs again).
-  std::optional<int> cut_line() const { return cut_line_; }
+  std::optional<int> cut_line() const { return journal_.cut_line(); }
   // Appends one trial; UserError with the system's reason if it cannot be written in full.
   void append(const TrialResult& result, double wall_s);
 
  private:
-  void write(const std::string& text);
-
-  // Closed (and the lock released) by their destructors, also when the constructor throws.
-  struct Descriptor {
-    int fd = -1;
-    ~Descriptor();
-  };
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
-
-  std::string path_;
-  Descriptor lock_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  JsonLinesJournal journal_;
   std::map<std::int64_t, TrialResult> trials_;
-  std::optional<int> cut_line_;
 };
 
 // The trials of a journal written by `description`'s search (for ranks that only read it); the
