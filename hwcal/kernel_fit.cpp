@@ -10,12 +10,15 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
 #include "sim/gpu/gpu_lowering.h"
+#include "sim/gpu/gpu_timing_model.h"
+#include "sim/runtime/streams.h"
 
 namespace dse {
 
@@ -65,38 +68,61 @@ const std::map<std::string, NeusightElementwise, std::less<>>& neusight_elementw
 
 }  // namespace
 
-std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
+Graph measured_op_graph(const KernelMeasurement& row) {
   Graph graph(row.op);
   const std::string& op = row.op;
+  const DType dtype = row.dtype;
   // NeuSight's shapes reduce over N and produce K columns: linear is [B*M, N] x [N, K] (K output
   // features), bmm is [B, M, N] x [B, N, K]. The recorded grids confirm it (e.g. linear M=32768,
   // N=4096, K=1024 on sgemm_128x128: grid 8 x 256 = K/128 x M/128).
   if (op == "linear") {
-    const auto x = graph.add_input("x", {row.b * row.m, row.n}, DType::fp32);
+    const auto x = graph.add_input("x", {row.b * row.m, row.n}, dtype);
     ops::linear(graph, "linear", x, row.k, true);
   } else if (op == "bmm") {
-    const auto a = graph.add_input("a", {row.b, row.m, row.n}, DType::fp32);
-    const auto b = graph.add_input("b", {row.b, row.n, row.k}, DType::fp32);
+    const auto a = graph.add_input("a", {row.b, row.m, row.n}, dtype);
+    const auto b = graph.add_input("b", {row.b, row.n, row.k}, dtype);
     ops::matmul(graph, "bmm", a, b);
+  } else if (op == "conv2d") {
+    if (!row.conv)
+      throw UserError(row.file + ":" + std::to_string(row.line) +
+                      ": OPName: a conv2d row needs its convolution's shape, which the NeuSight CSV format has no "
+                      "columns for (calibration files from dse calibrate carry it)");
+    const ConvShape& c = *row.conv;
+    Window window;
+    window.kernel_h = c.r;
+    window.kernel_w = c.s;
+    window.stride_h = window.stride_w = c.stride;
+    window.pad_h = window.pad_w = c.pad;
+    ops::conv2d(graph, "conv2d", graph.add_input("x", {row.b, c.channels, c.height, c.width}, dtype), c.out, window,
+                c.groups);
   } else if (op == "ln" || op == "layernorm") {
-    ops::layernorm(graph, "ln", graph.add_input("x", {row.b, row.m}, DType::fp32));
+    ops::layernorm(graph, "ln", graph.add_input("x", {row.b, row.m}, dtype));
   } else if (op == "softmax") {
-    ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, DType::fp32), -1);
+    ops::softmax(graph, "softmax", graph.add_input("x", {row.b, row.m}, dtype), -1);
+  } else if (op == "reduce") {
+    ops::reduce(graph, "reduce", OpKind::reduce_sum, graph.add_input("x", {row.b, row.m}, dtype), {1}, false);
   } else if (const auto it = neusight_elementwise_ops().find(op); it != neusight_elementwise_ops().end()) {
     const auto& [kind, second] = it->second;
-    const auto x = graph.add_input("x", {row.b, row.m}, DType::fp32);
+    const auto x = graph.add_input("x", {row.b, row.m}, dtype);
     if (second == SecondOperand::none)
       ops::unary(graph, op, kind, x);
     else
       ops::binary(graph, op, kind, x,
-                  graph.add_input("y", second == SecondOperand::scalar ? Shape{1} : Shape{row.b, row.m}, DType::fp32));
+                  graph.add_input("y", second == SecondOperand::scalar ? Shape{1} : Shape{row.b, row.m}, dtype));
   } else {
     std::string names;
     for (const auto& [name, _] : neusight_elementwise_ops()) names += (names.empty() ? "" : ", ") + name;
     throw UserError(row.file + ":" + std::to_string(row.line) +
-                    ": OPName: expected linear, bmm, ln, softmax or an elementwise op (" + names + "), found '" + op +
-                    "'");
+                    ": OPName: expected linear, bmm, conv2d, ln, softmax, reduce, launch or an elementwise op (" +
+                    names + "), found '" + op + "'");
   }
+  return graph;
+}
+
+std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
+  // An empty kernel: what one launch costs back to back (the launch overhead, one tiny block).
+  if (row.op == "launch") return {Kernel{"empty", 1, 32, 16, 0, 0, 0, 0, "fp32", false}};
+  const Graph graph = measured_op_graph(row);
   return lower_op(graph, graph.ops().back(), timer);
 }
 
@@ -107,7 +133,37 @@ double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& time
 }
 
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
-  return timed_alone_s(predict_kernels(row, timer), timer);
+  const auto kernels = predict_kernels(row, timer);
+  if (!row.back_to_back) return timed_alone_s(kernels, timer);
+  // Many launches between two events: each costs its kernels' time, no harness floor.
+  double seconds = 0;
+  for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
+  return seconds;
+}
+
+double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer) {
+  Engine engine;
+  GpuExecutor gpu(engine, timer.spec().dram_bandwidth_gbps * 1e9 * timer.calibration().memory_efficiency);
+  StreamRuntime runtime(engine, gpu);
+  for (const KernelMeasurement* row : {&a, &b}) {
+    const int stream = runtime.create_stream();
+    for (const auto& kernel : predict_kernels(*row, timer))
+      runtime.launch(stream, kernel_work(kernel, timer, timer.time(kernel).clock_mhz));
+  }
+  engine.schedule_at(0, [&runtime] { runtime.start(); });
+  engine.run();
+  return static_cast<double>(engine.now()) * 1e-12;
+}
+
+double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer) {
+  // The kernels in a loop: their energy over their time (each at the clock the firmware gives it).
+  double joules = 0, seconds = 0;
+  for (const auto& kernel : predict_kernels(row, timer)) {
+    const KernelTime t = timer.time(kernel);
+    joules += timer.board_w(kernel, t) * t.seconds;
+    seconds += t.seconds;
+  }
+  return seconds > 0 ? joules / seconds : timer.power().idle_w();
 }
 
 ErrorSummary summarize_errors(const std::vector<double>& errors) {
@@ -141,34 +197,36 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
 
 namespace {
 
-constexpr int kParameters = 8;
+// A fitted parameter: how the optimiser sees it (log, or log(1 + x) where 0 is allowed) and its
+// bounds (the calibration file's ranges, kernel_calibration_io.cpp).
+struct FitParameter {
+  const char* name;
+  double KernelCalibration::*member;
+  bool log1p;  // x = log(1 + value): zero allowed
+  double low, high;
+};
+constexpr FitParameter kFitParameters[] = {
+    {"gemm_efficiency", &KernelCalibration::gemm_efficiency, false, 0.01, 1.0},
+    {"vector_efficiency", &KernelCalibration::vector_efficiency, false, 0.01, 1.0},
+    {"memory_efficiency", &KernelCalibration::memory_efficiency, false, 0.01, 1.0},
+    {"timing_floor_us", &KernelCalibration::timing_floor_us, false, 1e-3, 1e5},
+    {"saturating_warps_per_scheduler", &KernelCalibration::saturating_warps_per_scheduler, false, 1, 64},
+    {"simt_tensor_energy_ratio", &KernelCalibration::simt_tensor_energy_ratio, false, 0.1, 100},
+    {"gemm_block_overhead_cycles", &KernelCalibration::gemm_block_overhead_cycles, true, 0, 1e7},
+    {"l2_reread_bytes_per_clock", &KernelCalibration::l2_reread_bytes_per_clock, false, 1e-2, 1024},
+    {"launch_overhead_us", &KernelCalibration::launch_overhead_us, true, 0, 1e4},
+    {"active_sm_power_share", &KernelCalibration::active_sm_power_share, true, 0, 1},
+};
 
-KernelCalibration from_vector(const Eigen::VectorXd& x) {
-  KernelCalibration c;
-  c.gemm_efficiency = std::min(1.0, std::exp(x[0]));
-  c.vector_efficiency = std::min(1.0, std::exp(x[1]));
-  c.memory_efficiency = std::min(1.0, std::exp(x[2]));
-  c.timing_floor_us = std::exp(x[3]);
-  c.saturating_warps_per_scheduler = std::max(1.0, std::exp(x[4]));
-  c.simt_tensor_energy_ratio = std::clamp(std::exp(x[5]), 0.1, 100.0);
-  c.gemm_block_overhead_cycles = std::max(0.0, std::expm1(x[6]));  // log(1 + cycles): zero is allowed
-  c.l2_reread_bytes_per_clock = std::exp(x[7]);
-  return c;
+const FitParameter& fit_parameter(const std::string& name) {
+  for (const auto& p : kFitParameters)
+    if (name == p.name) return p;
+  throw std::logic_error("not a fitted calibration parameter: " + name);
 }
 
-Eigen::VectorXd to_vector(const KernelCalibration& c) {
-  // The array's size is deduced, so a parameter left out here fails to compile (Eigen's comma
-  // initializer would leave it uninitialised in a release build).
-  const std::array values{std::log(c.gemm_efficiency),
-                          std::log(c.vector_efficiency),
-                          std::log(c.memory_efficiency),
-                          std::log(c.timing_floor_us),
-                          std::log(c.saturating_warps_per_scheduler),
-                          std::log(c.simt_tensor_energy_ratio),
-                          std::log1p(c.gemm_block_overhead_cycles),
-                          std::log(c.l2_reread_bytes_per_clock)};
-  static_assert(values.size() == kParameters);
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), kParameters);
+double to_x(const FitParameter& p, double value) { return p.log1p ? std::log1p(value) : std::log(value); }
+double from_x(const FitParameter& p, double x) {
+  return std::clamp(p.log1p ? std::expm1(x) : std::exp(x), p.low, p.high);
 }
 
 // The fit minimises the pseudo-Huber loss of the log error r = log(predicted / measured): about r^2
@@ -184,7 +242,8 @@ double robust_residual(double r) {
   return std::copysign(kHuberScale * std::sqrt(2 * (std::sqrt(1 + u * u) - 1)), r);
 }
 
-// Residuals for Eigen's Levenberg-Marquardt: robust_residual(log(predicted / measured)).
+// Residuals for Eigen's Levenberg-Marquardt: robust_residual(log(predicted / measured)) of each
+// row's latency (and power, where measured), then one per free parameter for its prior.
 struct LogErrorFunctor {
   using Scalar = double;
   using InputType = Eigen::VectorXd;
@@ -193,18 +252,40 @@ struct LogErrorFunctor {
   enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
 
   std::vector<std::pair<const GpuSpec*, const KernelMeasurement*>> samples;
-  int inputs() const { return kParameters; }
-  int values() const { return static_cast<int>(samples.size()); }
+  std::vector<const FitParameter*> free;
+  KernelCalibration base;  // the values of the parameters not fitted
+  std::optional<KernelCalibration> prior;
+  double prior_weight = 0;  // per parameter: residual = weight * (x - x_prior)
+  std::size_t power_rows = 0;
+
+  int inputs() const { return static_cast<int>(free.size()); }
+  int values() const { return static_cast<int>(samples.size() + power_rows + (prior ? free.size() : 0)); }
+  KernelCalibration calibration(const Eigen::VectorXd& x) const {
+    KernelCalibration c = base;
+    for (std::size_t i = 0; i < free.size(); ++i)
+      c.*(free[i]->member) = from_x(*free[i], x[static_cast<Eigen::Index>(i)]);
+    return c;
+  }
+  Eigen::VectorXd vector_of(const KernelCalibration& c) const {
+    Eigen::VectorXd x(static_cast<Eigen::Index>(free.size()));
+    for (std::size_t i = 0; i < free.size(); ++i)
+      x[static_cast<Eigen::Index>(i)] = to_x(*free[i], c.*(free[i]->member));
+    return x;
+  }
 
   int operator()(const Eigen::VectorXd& x, Eigen::VectorXd& residuals) const {
-    const KernelCalibration calibration = from_vector(x);
+    const KernelCalibration c = calibration(x);
     std::map<const GpuSpec*, KernelTimer> timers;
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      const auto& [spec, row] = samples[i];
+    Eigen::Index out = 0;
+    for (const auto& [spec, row] : samples) {
       auto it = timers.find(spec);
-      if (it == timers.end()) it = timers.emplace(spec, KernelTimer(*spec, calibration)).first;
-      residuals[static_cast<Eigen::Index>(i)] =
-          robust_residual(std::log(predict_latency_s(*row, it->second) / (row->latency_ms * 1e-3)));
+      if (it == timers.end()) it = timers.emplace(spec, KernelTimer(*spec, c)).first;
+      residuals[out++] = robust_residual(std::log(predict_latency_s(*row, it->second) / (row->latency_ms * 1e-3)));
+      if (row->power_w) residuals[out++] = robust_residual(std::log(predict_power_w(*row, it->second) / *row->power_w));
+    }
+    if (prior) {
+      const Eigen::VectorXd x_prior = vector_of(*prior);
+      for (Eigen::Index i = 0; i < x.size(); ++i) residuals[out++] = prior_weight * (x[i] - x_prior[i]);
     }
     return 0;
   }
@@ -212,17 +293,42 @@ struct LogErrorFunctor {
 
 }  // namespace
 
-KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start) {
+const std::vector<std::string>& default_fit_parameters() {
+  static const std::vector<std::string> names = {"gemm_efficiency",
+                                                 "vector_efficiency",
+                                                 "memory_efficiency",
+                                                 "timing_floor_us",
+                                                 "saturating_warps_per_scheduler",
+                                                 "simt_tensor_energy_ratio",
+                                                 "gemm_block_overhead_cycles",
+                                                 "l2_reread_bytes_per_clock"};
+  return names;
+}
+
+KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start,
+                                  const FitOptions& options) {
   LogErrorFunctor functor;
+  functor.base = start;
+  for (const auto& name : options.parameters) functor.free.push_back(&fit_parameter(name));
+  if (options.prior) {
+    functor.prior = *options.prior;
+    // A Gaussian prior of `prior_sigma` in log units, scaled so that it weighs as much as
+    // `prior_rows` rows at the Huber scale (the loss is a sum over rows).
+    functor.prior_weight = kHuberScale / options.prior_sigma * std::sqrt(options.prior_rows);
+  }
   for (const auto& [name, device] : devices) {
     // At most 400 rows per device and op keep a fit to seconds; the stride keeps every shape range.
     std::map<std::string, std::vector<const KernelMeasurement*>> by_op;
     for (const auto& row : device.rows) by_op[row.op].push_back(&row);
     for (const auto& [op, rows] : by_op) {
       const std::size_t stride = std::max<std::size_t>(1, rows.size() / 400);
-      for (std::size_t i = 0; i < rows.size(); i += stride) functor.samples.emplace_back(&device.spec, rows[i]);
+      for (std::size_t i = 0; i < rows.size(); i += stride) {
+        functor.samples.emplace_back(&device.spec, rows[i]);
+        if (rows[i]->power_w) ++functor.power_rows;
+      }
     }
   }
+  if (functor.samples.empty()) throw std::invalid_argument("kernel calibration fit: no rows to fit");
   // GEMM efficiency and the power model's SIMT energy (which sets the clock of a power-limited
   // kernel) trade against each other on every GPU below its boost clock, so the loss surface has
   // several basins and Levenberg-Marquardt stops in the one it starts in: start it from `start`
@@ -239,7 +345,7 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
   Eigen::VectorXd best;
   double best_loss = std::numeric_limits<double>::infinity();
   for (const auto& candidate : starts) {
-    Eigen::VectorXd x = to_vector(candidate);
+    Eigen::VectorXd x = functor.vector_of(candidate);
     Eigen::LevenbergMarquardt<Eigen::NumericalDiff<LogErrorFunctor>> solver(numeric);
     solver.parameters.maxfev = 400;
     solver.minimize(x);
@@ -251,7 +357,7 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
     }
   }
   if (best.size() == 0) throw std::runtime_error("kernel calibration fit: no start gave a finite error");
-  return from_vector(best);
+  return functor.calibration(best);
 }
 
 std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::string, DeviceRows>& devices,

@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hwcal/kernel_measurements.h"
+#include "models/graph.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/kernel_timer.h"
 
@@ -42,15 +44,41 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
 // What a harness that times one op on its own measures for `kernels`: its timing floor once,
 // plus each kernel's time. Every validation against isolated-op measurements goes through here.
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
-// Predicted latency (seconds) of one measured row: timed_alone_s of its kernels.
+// Predicted latency (seconds) of one measured row: timed_alone_s of its kernels for a row timed on
+// its own, their sum for one timed back to back.
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);
+// Two rows' kernels launched together on two streams, as the GPU model shares the GPU between
+// them (sim/runtime/gpu_executor.h): seconds until both have finished.
+double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer);
+// The board power (W) the row's kernels draw in a loop.
+double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer);
+// The one-op graph a row measured (for the calibration backends, which run or simulate it).
+Graph measured_op_graph(const KernelMeasurement& row);
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
 
+// The parameters a fit to NeuSight's rows frees (the others are not identifiable from ops timed
+// one at a time): gemm_efficiency, vector_efficiency, memory_efficiency, timing_floor_us,
+// saturating_warps_per_scheduler, simt_tensor_energy_ratio, gemm_block_overhead_cycles,
+// l2_reread_bytes_per_clock.
+const std::vector<std::string>& default_fit_parameters();
+
+struct FitOptions {
+  std::vector<std::string> parameters = default_fit_parameters();  // the ones fitted; the rest keep `start`'s
+  // A prior on every fitted parameter (a Gaussian of prior_sigma in log units around its value),
+  // weighing as much as prior_rows rows: a fit to one GPU's rows stays near what every other GPU's
+  // fit found where those rows say little (hwcal/session_fit.h).
+  std::optional<KernelCalibration> prior;
+  double prior_sigma = 0.25;
+  double prior_rows = 50;
+};
+
 // Minimises the pseudo-Huber loss (5 % scale: squared below, absolute above) of log(predicted /
-// measured) over the devices given (Levenberg-Marquardt, Eigen, from `start` and six more starts
-// over GEMM efficiency x SIMT / tensor-core energy ratio; the best is kept).
-KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start);
+// measured) latency, and power where a row measured it, over the devices given (Levenberg-
+// Marquardt, Eigen, from `start` and six more starts over GEMM efficiency x SIMT / tensor-core
+// energy ratio; the best is kept). Every parameter stays within its calibration-file range.
+KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start,
+                                  const FitOptions& options = {});
 
 // Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others.
 // `progress(done, total, device)` is called before each fit (they take seconds each).

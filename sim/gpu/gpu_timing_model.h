@@ -33,6 +33,10 @@ struct KernelWork {
   double dynamic_w = 0;          // power it adds alone (SMs and DRAM), above idle and leakage
 };
 
+// `kernel` as the runtime runs it, timed by `timer` at `clock_mhz`: its duration alone, the share
+// of the GPU's block slots it fills, its DRAM bytes and the dynamic power it adds.
+KernelWork kernel_work(const Kernel& kernel, const KernelTimer& timer, double clock_mhz);
+
 struct OpTiming {
   std::int64_t duration_ps = 0;  // its kernels back to back, alone
   std::string bound;             // of its longest kernel

@@ -49,14 +49,8 @@ class KernelTimingModel final : public GpuTimingModel {
   // cuBLAS does not know the clock), each timed at `clock_mhz`.
   std::vector<KernelWork> kernels(const Graph& graph, const Op& op, double clock_mhz) const override {
     std::vector<KernelWork> out;
-    const GpuSpec& spec = timer_.spec();
-    for (const auto& kernel : lower_op(graph, op, timer_, &cache_)) {
-      const KernelTime t = timer_.time_at(kernel, clock_mhz);
-      const double slots = static_cast<double>(t.blocks_per_sm) * spec.sm_count;
-      const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
-      out.push_back({kernel.name, std::max<std::int64_t>(1, checked_ps(t.seconds * 1e12, "a kernel's duration")), share,
-                     kernel.dram_bytes, t.bound, timer_.power().kernel_dynamic_w(timer_.load(kernel, t), clock_mhz)});
-    }
+    for (const auto& kernel : lower_op(graph, op, timer_, &cache_))
+      out.push_back(kernel_work(kernel, timer_, clock_mhz));
     return out;
   }
 
@@ -79,6 +73,15 @@ class KernelTimingModel final : public GpuTimingModel {
 };
 
 }  // namespace
+
+KernelWork kernel_work(const Kernel& kernel, const KernelTimer& timer, double clock_mhz) {
+  const KernelTime t = timer.time_at(kernel, clock_mhz);
+  const double slots = static_cast<double>(t.blocks_per_sm) * timer.spec().sm_count;
+  const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
+  return {kernel.name, std::max<std::int64_t>(1, checked_ps(t.seconds * 1e12, "a kernel's duration")),
+          share,       kernel.dram_bytes,
+          t.bound,     timer.power().kernel_dynamic_w(timer.load(kernel, t), clock_mhz)};
+}
 
 DSE_REGISTER_FACTORY(GpuTimingModel, "kernel",
                      "ops lowered to cuBLAS/PyTorch-like kernels; launch overhead + waves at the sustained clock",

@@ -143,8 +143,10 @@ TEST(Cli, ValidateKernelsNamesTheFileAndLineOfAnUnsupportedOp) {
   const CliResult result = run_dse("validate kernels " + csv.string());
   fs::remove(csv);
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find(csv.string() + ":2: OPName: expected linear, bmm, ln, softmax or an elementwise op"),
-            std::string::npos)
+  EXPECT_NE(
+      result.err.find(csv.string() +
+                      ":2: OPName: expected linear, bmm, conv2d, ln, softmax, reduce, launch or an elementwise op"),
+      std::string::npos)
       << result.err;
   EXPECT_NE(result.err.find("found 'conv'"), std::string::npos) << result.err;
 }
