@@ -43,5 +43,7 @@ Subcommand add_scalesim_command(CLI::App& app);
 Subcommand add_version_command(CLI::App& app);
 Subcommand add_replay_command(CLI::App& app);
 Subcommand add_report_command(CLI::App& app);
+Subcommand add_calibrate_command(CLI::App& app);
+Subcommand add_calibration_command(CLI::App& app);
 
 }  // namespace dse

@@ -155,6 +155,17 @@ double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasuremen
   return static_cast<double>(engine.now()) * 1e-12;
 }
 
+double predict_gpu_share(const KernelMeasurement& row, const KernelTimer& timer) {
+  double busy_s = 0, share_s = 0;
+  for (const auto& kernel : predict_kernels(row, timer)) {
+    const KernelTime t = timer.time(kernel);
+    const double slots = static_cast<double>(t.blocks_per_sm) * timer.spec().sm_count;
+    share_s += t.seconds * std::min(1.0, static_cast<double>(kernel.blocks) / std::max(1.0, slots));
+    busy_s += t.seconds;
+  }
+  return busy_s > 0 ? share_s / busy_s : 1.0;
+}
+
 double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer) {
   // The kernels in a loop: their energy over their time (each at the clock the firmware gives it).
   double joules = 0, seconds = 0;
@@ -341,7 +352,7 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
       c.gemm_efficiency = efficiency;
       starts.push_back(c);
     }
-  Eigen::NumericalDiff<LogErrorFunctor> numeric(functor);
+  Eigen::NumericalDiff<LogErrorFunctor> numeric(functor, options.difference_step);
   Eigen::VectorXd best;
   double best_loss = std::numeric_limits<double>::infinity();
   for (const auto& candidate : starts) {

@@ -50,6 +50,8 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
 // Two rows' kernels launched together on two streams, as the GPU model shares the GPU between
 // them (sim/runtime/gpu_executor.h): seconds until both have finished.
 double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer);
+// The share of the GPU's block slots the row's kernels fill alone, time-weighted (1: it fills the GPU).
+double predict_gpu_share(const KernelMeasurement& row, const KernelTimer& timer);
 // The board power (W) the row's kernels draw in a loop.
 double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer);
 // The one-op graph a row measured (for the calibration backends, which run or simulate it).
@@ -71,6 +73,10 @@ struct FitOptions {
   std::optional<KernelCalibration> prior;
   double prior_sigma = 0.25;
   double prior_rows = 50;
+  // Eigen's epsfcn for the numerical Jacobian (0: its default, a step of sqrt(machine epsilon) x
+  // |x|). The kernel model's clocks come from a root solved to 1e-9, so a larger step gives a
+  // cleaner gradient; the NeuSight fit keeps the default its documented numbers were made with.
+  double difference_step = 0;
 };
 
 // Minimises the pseudo-Huber loss (5 % scale: squared below, absolute above) of log(predicted /

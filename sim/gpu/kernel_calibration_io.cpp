@@ -27,8 +27,12 @@ constexpr Field kFields[] = {
 
 }  // namespace
 
-KernelCalibration read_kernel_calibration(const ConfigNode& root) {
-  root.expect_map("a kernel calibration: calibration, fitted_on, source, parameters");
+KernelCalibration read_kernel_calibration(const ConfigNode& file) {
+  file.expect_map("a kernel calibration: calibration, fitted_on, source, parameters, session");
+  // The session a calibration came from (dse calibrate: hwcal/calibration_file.h) is hwcal's to
+  // read; the model needs only the parameters.
+  ConfigNode root = file;
+  root.erase("session");
   root.param<std::string>("calibration").one_of({"kernel_timer"}, "a calibration kind").required();
   if (const ConfigNode* fitted = root.find("fitted_on"))
     for (const auto& item : fitted->items()) item.as<std::string>();

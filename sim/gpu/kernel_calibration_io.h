@@ -5,6 +5,7 @@
 //   fitted_on: [t4, l4, ...]           # GPUs whose measurements were fitted
 //   source: "dse validate kernels ... --fit"
 //   parameters: {gemm_efficiency: 0.89, ...}   # KernelCalibration's fields; absent ones keep defaults
+//   session: {...}                     # dse calibrate's files: the session (hwcal/calibration_file.h)
 #pragma once
 
 #include <string>

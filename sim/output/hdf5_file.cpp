@@ -56,6 +56,13 @@ void write_column(hid_t file, const std::string& path, hid_t memory_type, const 
   if (!values.empty()) check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path);
 }
 
+std::string host_name() {
+  std::array<char, 256> name{};
+  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : "unknown";
+}
+
+}  // namespace
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
@@ -64,13 +71,6 @@ std::string utc_now() {
   std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text.data();
 }
-
-std::string host_name() {
-  std::array<char, 256> name{};
-  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : "unknown";
-}
-
-}  // namespace
 
 Hdf5File::Hdf5File(const std::string& path) : target_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr noise

@@ -1,0 +1,160 @@
+// The simulated calibration backend: candidates "measured" on dse's own GPU model with a true
+// calibration of its own (`truth`, KernelCalibration's fields: what the session should recover),
+// so that the measurement engine, the DOPpler controller and the fit are tested without a GPU.
+//
+//   backend: {name: simulated, truth: {gemm_efficiency: 0.85}, noise_pct: 1, interference_pct: 2,
+//             outlier_rate: 0.02, failure_rate: 0.002, setup_ms: 150, fail: [NAME], hang: [NAME], seed: 1}
+//
+// A candidate alone takes its true latency times a lognormal noise (noise_pct). Measured with d - 1
+// others at once, each worker first sets up (0.5-1.5 x setup_ms: process, context, allocations; an
+// assumption, not a measurement), then runs its timed repeats (measurement.h's discipline); where
+// other workers' timed windows overlap its own, their kernels' shares of the GPU's block slots add
+// to its own, and past the GPU's capacity its kernels run that many times slower. On top, each
+// other worker adds interference_pct % at random (0 to twice that: caches and DRAM), a measurement
+// is an outlier (1.5-3x) with probability outlier_rate (d - 1) / d, and a candidate fails (out of
+// memory, a lost context) with probability failure_rate (d - 1). Names in `fail` always fail and
+// in `hang` never finish. The chunk lasts as long as its slowest worker. Board samples every 100
+// ms: idle plus each candidate's dynamic power (the power model at the truth) over its slowdown.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "hwcal/kernel_fit.h"
+#include "hwcal/measure/backend.h"
+#include "sim/gpu/kernel_calibration_io.h"
+
+namespace dse {
+namespace {
+
+class SimulatedBackend final : public MeasurementBackend {
+ public:
+  SimulatedBackend(const ConfigNode& block, const GpuSpec& spec) : spec_(spec), timer_(spec, read_truth(block)) {
+    noise_ = block.param<double>("noise_pct").in_range(0, 100).with_default(1.0) / 100;
+    interference_ = block.param<double>("interference_pct").in_range(0, 1000).with_default(2.0) / 100;
+    outlier_rate_ = block.param<double>("outlier_rate").in_range(0, 1).with_default(0.02);
+    failure_rate_ = block.param<double>("failure_rate").in_range(0, 1).with_default(0.002);
+    setup_s_ = block.param<double>("setup_ms").in_range(0, 1e6).with_default(150) * 1e-3;
+    rng_.seed(static_cast<std::uint64_t>(block.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1)));
+    for (const char* key : {"fail", "hang"})
+      if (const ConfigNode* names = block.find(key))
+        for (const auto& name : names->items()) (key[0] == 'f' ? fail_ : hang_).insert(name.as<std::string>());
+  }
+
+  DeviceInfo device() const override { return {spec_.display_name + " (simulated)", "", ""}; }
+
+  std::optional<double> idle_power_w() override { return timer_.power().idle_w(); }
+
+  std::vector<BoardSample> samples() override { return std::exchange(samples_, {}); }
+
+  ChunkResult measure(const std::vector<const Candidate*>& chunk, const MeasureSettings& settings) override {
+    const double d = static_cast<double>(chunk.size());
+    std::lognormal_distribution<double> noise(0, noise_);
+    std::uniform_real_distribution<double> uniform(0, 1);
+    // Each worker's set-up takes 0.5-1.5 x setup_ms, then it runs its timed repeats: the windows in
+    // which workers use the GPU overlap in part.
+    std::vector<double> begin, end;
+    for (const Candidate* c : chunk) {
+      begin.push_back(setup_s_ * (0.5 + uniform(rng_)));
+      end.push_back(begin.back() + timed_runs_s(truth(*c).latency_s * 1e3, settings));
+    }
+    ChunkResult result;
+    double timed_s = 0, power_w = timer_.power().idle_w();
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+      const Candidate* c = chunk[k];
+      const Truth& t = truth(*c);
+      // Where the others' GPU windows overlap this one's, their shares of the GPU add to its own;
+      // past the GPU's capacity every kernel runs that many times slower.
+      double load = t.share;
+      for (std::size_t j = 0; j < chunk.size(); ++j)
+        if (j != k && end[k] > begin[k])
+          load += truth(*chunk[j]).share * std::max(0.0, std::min(end[k], end[j]) - std::max(begin[k], begin[j])) /
+                  (end[k] - begin[k]);
+      const double contention = std::max(1.0, load);
+      Measurement m;
+      if (hang_.contains(c->name)) {
+        m.status = MeasureStatus::timeout;
+        m.message = fmt::format("no result within the {:g} s timeout", settings.timeout_s);
+        m.device_s = settings.timeout_s;
+      } else if (fail_.contains(c->name) || uniform(rng_) < failure_rate_ * (d - 1)) {
+        m.status = MeasureStatus::failed;
+        m.message = fail_.contains(c->name) ? "the kernel failed to launch (a planted failure)"
+                                            : "the worker lost its CUDA context (out of memory beside " +
+                                                  std::to_string(chunk.size() - 1) + " others)";
+        m.device_s = begin[k];
+      } else {
+        double slowdown = contention * (1 + interference_ * (d - 1) * 2 * uniform(rng_));
+        if (uniform(rng_) < outlier_rate_ * (d - 1) / d) slowdown *= 1.5 + 1.5 * uniform(rng_);
+        const double latency_ms = t.latency_s * 1e3 * slowdown;
+        for (int r = 0; r < settings.repeat; ++r) m.repeats_ms.push_back(latency_ms * noise(rng_));
+        std::vector<double> sorted = m.repeats_ms;
+        std::sort(sorted.begin(), sorted.end());
+        m.latency_ms = sorted[sorted.size() / 2];
+        m.device_s = begin[k] + timed_runs_s(latency_ms, settings);
+        if (chunk.size() == 1) m.power_w = t.power_w * noise(rng_);
+        timed_s = std::max(timed_s, m.device_s - begin[k]);
+        power_w += (t.power_w - timer_.power().idle_w()) / slowdown;
+      }
+      result.wall_s = std::max(result.wall_s, m.device_s);
+      result.measurements.push_back(std::move(m));
+    }
+    // The board while the timed runs went on, sampled every 100 ms (the firmware holds the TDP).
+    const double start = clock_s_ + setup_s_;
+    for (double at = 0; at < timed_s; at += 0.1)
+      samples_.push_back({start + at, std::min(power_w, spec_.tdp_w), truth(*chunk.front()).clock_mhz});
+    clock_s_ += result.wall_s;
+    return result;
+  }
+
+ private:
+  struct Truth {
+    double latency_s = 0;  // per launch (a pair: both finished)
+    double share = 1;      // of the GPU's block slots its kernels fill alone, time-weighted
+    double power_w = 0;    // the board while it runs in a loop
+    double clock_mhz = 0;
+  };
+
+  static KernelCalibration read_truth(const ConfigNode& block) {
+    const ConfigNode* truth = block.find("truth");
+    if (!truth) return {};
+    // The truth block is a calibration's parameters: read as a calibration file's are.
+    ConfigNode file = ConfigNode::map(truth->mark());
+    file.set("calibration", ConfigNode::scalar("kernel_timer", false, truth->mark()), truth->mark());
+    file.set("parameters", *truth, truth->mark());
+    const KernelCalibration calibration = read_kernel_calibration(file);  // checks the copy's keys
+    for (const auto& key : truth->keys()) truth->find(key);               // so the original's are read
+    return calibration;
+  }
+
+  const Truth& truth(const Candidate& c) {
+    if (const auto it = truths_.find(c.name); it != truths_.end()) return it->second;
+    Truth t;
+    t.share = predict_gpu_share(c.op, timer_);
+    for (const auto& kernel : predict_kernels(c.op, timer_)) t.clock_mhz = timer_.time(kernel).clock_mhz;
+    t.latency_s = c.paired ? predict_pair_latency_s(c.op, *c.paired, timer_) : predict_latency_s(c.op, timer_);
+    t.power_w = predict_power_w(c.op, timer_);
+    return truths_.emplace(c.name, t).first->second;
+  }
+
+  GpuSpec spec_;
+  KernelTimer timer_;
+  double noise_ = 0.01, interference_ = 0.02, outlier_rate_ = 0.02, failure_rate_ = 0.002, setup_s_ = 0.15;
+  std::set<std::string> fail_, hang_;
+  std::mt19937_64 rng_;
+  std::map<std::string, Truth> truths_;
+  std::vector<BoardSample> samples_;
+  double clock_s_ = 0;  // simulated time since the session started
+};
+
+}  // namespace
+
+DSE_REGISTER_FACTORY(MeasurementBackend, "simulated",
+                     "dse's GPU model at a true calibration, with noise, interference and faults (no GPU needed)",
+                     ([](const ConfigNode& block, const GpuSpec& spec) -> std::unique_ptr<MeasurementBackend> {
+                       return std::make_unique<SimulatedBackend>(block, spec);
+                     }))
+
+}  // namespace dse

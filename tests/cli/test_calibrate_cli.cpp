@@ -1,0 +1,54 @@
+// `dse calibrate` and `dse calibration validate` end to end on the simulated backend, and the
+// calibration file used by `dse run`.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.h"
+
+namespace dse::test {
+namespace fs = std::filesystem;
+
+TEST(Cli, CalibrateRunsASessionWritesACalibrationAndDseRunUsesIt) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_calibrate_cli_" + std::to_string(::getpid()));
+  const std::string file = (dir / "h100.yaml").string();
+  const std::string small = " -p 'kernels.models=[mobilenet_v2]' -p 'kernels.gemm_sizes=[1024]' -p kernels.batch=1";
+  const CliResult session = run_dse("calibrate --backend simulated --gpu h100_sxm --json -q --output " + file + small);
+  ASSERT_EQ(session.exit_code, 0) << session.err;
+  const auto json = nlohmann::json::parse(session.out);
+  for (const char* key : {"speedup_vs_serial", "error_vs_serial_pct", "wall_s", "serial_estimate_s", "candidates",
+                          "calibration", "check", "dop_by_chunk"})
+    EXPECT_TRUE(json.contains(key)) << key;
+  EXPECT_GT(json["speedup_vs_serial"].get<double>(), 0);
+  EXPECT_EQ(json["calibration"], file);
+  EXPECT_LT(json["check"]["held_out"]["fitted"]["mape_pct"].get<double>(), 10);
+  // A second session on the same output needs --resume or --force.
+  const CliResult again = run_dse("calibrate --backend simulated --gpu h100_sxm -q --output " + file + small);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("--resume continues it"), std::string::npos) << again.err;
+  // --resume of a finished session measures nothing again and writes the same calibration.
+  const CliResult resumed =
+      run_dse("calibrate --backend simulated --gpu h100_sxm --json -q --resume --output " + file + small);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_TRUE(nlohmann::json::parse(resumed.out)["resumed"].get<bool>());
+  // The file is a calibration `dse run` loads, and the run says which.
+  const CliResult run = run_dse("run -q --json -p output= -p device.gpu=h100_sxm -p device.calibration=" + file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(nlohmann::json::parse(run.out)["device"]["calibration"].get<std::string>().find(file), std::string::npos);
+  const CliResult check = run_dse("calibration validate " + file + " --json -q");
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_EQ(nlohmann::json::parse(check.out)["check"], json["check"]);
+  // Bad input names the key.
+  const CliResult bad = run_dse("calibrate --backend simulated -q -p parallel.beta=7 --output " + file);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("parallel.beta"), std::string::npos) << bad.err;
+  const CliResult unknown = run_dse("calibrate --backend nosuch -q --output " + file);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("backend.name"), std::string::npos) << unknown.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace dse::test
