@@ -21,6 +21,8 @@ if(DSE_BUILD_BENCH)
   find_package(benchmark QUIET)                   # libbenchmark-dev (optional)
 endif()
 
+find_package(Threads REQUIRED)                  # the calibration backends' samplers
+
 # Optional: CUDA (real GPU measurements) and MPI (cluster sweeps).
 function(dse_optional_feature feature mode out)
   if(NOT mode MATCHES "^(AUTO|ON|OFF)$")

@@ -26,6 +26,9 @@ MeasureSettings read_measure(const ConfigNode* node) {
   m.repeat = node->param<int>("repeat").in_range(1, 1000).with_default(m.repeat);
   m.min_repeat_ms = node->param<double>("min_repeat_ms").in_range(0, 1e5).with_default(m.min_repeat_ms);
   m.timeout_s = node->param<double>("timeout_s").in_range(0.01, 1e5).with_default(m.timeout_s);
+  m.exclusive_timing =
+      node->param<std::string>("timing").one_of({"shared", "exclusive"}, "a timing mode").with_default("shared") ==
+      "exclusive";
   return m;
 }
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -61,6 +62,18 @@ class SimulatedBackend final : public MeasurementBackend {
       begin.push_back(setup_s_ * (0.5 + uniform(rng_)));
       end.push_back(begin.back() + timed_runs_s(truth(*c).latency_s * 1e3, settings));
     }
+    if (settings.exclusive_timing) {
+      // Taking turns on the GPU in the order their set-ups finish: no two timed windows overlap.
+      std::vector<std::size_t> order(chunk.size());
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return begin[a] < begin[b]; });
+      double free_at = 0;
+      for (const std::size_t k : order) {
+        const double length = end[k] - begin[k];
+        begin[k] = std::max(begin[k], free_at);
+        end[k] = free_at = begin[k] + length;
+      }
+    }
     ChunkResult result;
     double timed_s = 0, power_w = timer_.power().idle_w();
     for (std::size_t k = 0; k < chunk.size(); ++k) {
@@ -86,14 +99,18 @@ class SimulatedBackend final : public MeasurementBackend {
                                                   std::to_string(chunk.size() - 1) + " others)";
         m.device_s = begin[k];
       } else {
-        double slowdown = contention * (1 + interference_ * (d - 1) * 2 * uniform(rng_));
-        if (uniform(rng_) < outlier_rate_ * (d - 1) / d) slowdown *= 1.5 + 1.5 * uniform(rng_);
+        // Taking turns on the GPU, the others only set up meanwhile (host work): no interference,
+        // and a fifth of the outliers (host-side jitter).
+        const double others = settings.exclusive_timing ? 0 : d - 1;
+        const double outlier_rate = outlier_rate_ * (d - 1) / d * (settings.exclusive_timing ? 0.2 : 1.0);
+        double slowdown = contention * (1 + interference_ * others * 2 * uniform(rng_));
+        if (uniform(rng_) < outlier_rate) slowdown *= 1.5 + 1.5 * uniform(rng_);
         const double latency_ms = t.latency_s * 1e3 * slowdown;
         for (int r = 0; r < settings.repeat; ++r) m.repeats_ms.push_back(latency_ms * noise(rng_));
         std::vector<double> sorted = m.repeats_ms;
         std::sort(sorted.begin(), sorted.end());
         m.latency_ms = sorted[sorted.size() / 2];
-        m.device_s = begin[k] + timed_runs_s(latency_ms, settings);
+        m.device_s = settings.exclusive_timing ? end[k] : begin[k] + timed_runs_s(latency_ms, settings);
         if (chunk.size() == 1) m.power_w = t.power_w * noise(rng_);
         timed_s = std::max(timed_s, m.device_s - begin[k]);
         power_w += (t.power_w - timer_.power().idle_w()) / slowdown;

@@ -17,6 +17,10 @@ struct MeasureSettings {
   int repeat = 5;             // timed repeats; the median is kept
   double min_repeat_ms = 10;  // `number` launches per repeat grow until one repeat lasts this long
   double timeout_s = 4;       // per candidate at one worker (DOPpler's; it grows with the parallelism)
+  // dse beyond DOPpler: workers measured at once set up together (process, context, allocations),
+  // but take turns on the GPU for their timed runs (a lock they hold from warm-up to the last
+  // repeat), so no kernel is timed beside another; `shared` times them all at once as DOPpler does.
+  bool exclusive_timing = false;
 };
 
 struct Candidate {

@@ -119,6 +119,37 @@ TEST(CalibrationSession, TheControllerGrowsWithoutInterferenceAndBacksOffWithIt)
   EXPECT_GT(busy.error_vs_serial_pct, 3 * calm.error_vs_serial_pct);
 }
 
+// Kernels that each fill the GPU, eight at a time: timed at once (DOPpler) they slow each other far
+// past any correction; set up at once but timed in turn (exclusive timing) they do not, and the
+// session still overlaps their set-ups.
+TEST(CalibrationSession, ExclusiveTimingKeepsBigKernelsExactAndStillSavesTime) {
+  const GpuSpec spec = spec_of("a100_sxm4_40gb");
+  const KernelTimer model(spec, KernelCalibration{});
+  const auto candidates = suite(
+      "{dtypes: [fp16, fp32], gemm_sizes: [2048, 3072, 4096, 6144, 8192], models: [], vector_ops: [], launch: false, "
+      "pairs: 0}");
+  SessionSettings settings;
+  settings.parallel.adaptive = false;
+  settings.parallel.dop = 8;
+  settings.parallel.remeasure_share = 0.2;
+  settings.serial_reference = true;
+  auto shared = simulated("seed: 3", spec);
+  const SessionResult at_once = run_session(*shared, candidates, settings, model, nullptr);
+  settings.measure.exclusive_timing = true;
+  auto turns = simulated("seed: 3", spec);
+  const SessionResult in_turn = run_session(*turns, candidates, settings, model, nullptr);
+  EXPECT_LT(*in_turn.reference_error_pct, 2);
+  // At once the chunk's bias passes 0.25, so its kernels are all measured again alone.
+  const auto alone = [](const SessionResult& r) {
+    return std::count_if(r.results.begin(), r.results.end(),
+                         [](const CandidateResult& c) { return c.serial_ms.has_value(); });
+  };
+  EXPECT_EQ(alone(at_once), static_cast<std::ptrdiff_t>(candidates.size()));
+  EXPECT_LT(alone(in_turn), static_cast<std::ptrdiff_t>(candidates.size()) / 2);
+  EXPECT_GT(*in_turn.reference_serial_s / in_turn.wall_s, *at_once.reference_serial_s / at_once.wall_s);
+  EXPECT_GT(*in_turn.reference_serial_s / in_turn.wall_s, 1.0);
+}
+
 TEST(CalibrationSession, OutliersAreFoundAndMeasuredAgainAlone) {
   const GpuSpec spec = spec_of("h100_sxm");
   const KernelTimer model(spec, KernelCalibration{});
@@ -216,6 +247,53 @@ TEST(CalibrationSession, TheFitRecoversTheSimulatedGpusParametersAndStaysPhysica
   EXPECT_NEAR(reread.parameters.gemm_efficiency, out.file.parameters.gemm_efficiency, 1e-5);
   EXPECT_EQ(reread.session->gpu, "a100_sxm4_40gb");
   fs::remove_all(dir);
+}
+
+}  // namespace dse
+
+namespace dse {
+
+// The cuda backend's process handling, with a stand-in worker that speaks dse-measure-cuda's
+// protocol (tests/hwcal/data/fake_cuda_worker.sh): answers, failures, a hang and a crash.
+TEST(CudaBackend, WorkersAnswerFailHangAndCrashWithoutStoppingTheChunk) {
+  const std::string worker = std::string(DSE_SOURCE_DIR) + "/tests/hwcal/data/fake_cuda_worker.sh";
+  const GpuSpec h100 = spec_of("h100_sxm");
+  const ConfigNode block = load_config_text("{name: cuda, worker: " + worker + "}", "backend.yaml");
+  auto backend = MeasurementBackendRegistry::instance().find("cuda")->factory(block, h100);
+  EXPECT_EQ(backend->device().name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(backend->device().driver, "580.65");
+  std::vector<Candidate> candidates(4);
+  const char* ops[] = {"add", "gelu", "tanh", "mul"};
+  for (int i = 0; i < 4; ++i) {
+    candidates[i].name = ops[i];
+    candidates[i].op.op = ops[i];
+    candidates[i].op.b = 1;
+    candidates[i].op.m = 250;
+  }
+  std::vector<const Candidate*> chunk;
+  for (const auto& c : candidates) chunk.push_back(&c);
+  MeasureSettings settings;
+  settings.timeout_s = 1;
+  const ChunkResult r = backend->measure(chunk, settings);
+  ASSERT_EQ(r.measurements.size(), 4u);
+  EXPECT_EQ(r.measurements[0].status, MeasureStatus::ok);
+  EXPECT_DOUBLE_EQ(r.measurements[0].latency_ms, 0.25);
+  EXPECT_EQ(r.measurements[0].repeats_ms.size(), 2u);
+  EXPECT_EQ(r.measurements[1].status, MeasureStatus::failed);
+  EXPECT_NE(r.measurements[1].message.find("planted"), std::string::npos);
+  EXPECT_EQ(r.measurements[2].status, MeasureStatus::timeout);
+  EXPECT_EQ(r.measurements[3].status, MeasureStatus::failed);
+  EXPECT_LT(r.wall_s, 5);  // the hang was killed at the timeout
+  // A worker on another GPU than the session's spec is refused, naming both.
+  const GpuSpec h200 = spec_of("h200");
+  try {
+    MeasurementBackendRegistry::instance().find("cuda")->factory(block, h200);
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("found a 'NVIDIA H100 80GB HBM3'"), std::string::npos) << error.what();
+  }
+  const ConfigNode missing = load_config_text("{name: cuda, worker: /nonexistent/dse-measure-cuda}", "backend.yaml");
+  EXPECT_THROW(MeasurementBackendRegistry::instance().find("cuda")->factory(missing, h100), ConfigError);
 }
 
 }  // namespace dse
