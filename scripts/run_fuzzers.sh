@@ -17,14 +17,15 @@ fi
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDSE_FUZZ=ON \
   -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF -DDSE_WITH_CUDA=OFF -DDSE_WITH_MPI=OFF >&2
-targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv fuzz_arrival_trace fuzz_recorded_run fuzz_journal)
+targets=(fuzz_config fuzz_gpu_spec fuzz_onnx fuzz_scalesim fuzz_kernel_csv fuzz_arrival_trace fuzz_recorded_run fuzz_journal
+         fuzz_calibration)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >&2
 
 # Seed corpora: every config, spec and bad config in the repository, SCALE-Sim's inputs, the first
 # rows of each measurement file, and the ONNX fixtures when python3-onnx can make them.
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv,arrival_trace,recorded_run,journal}
+mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv,arrival_trace,recorded_run,journal,calibration}
 cp configs/experiments/*.yaml tests/bad_configs/*.yaml "$seeds/config/"
 cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
 cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
@@ -38,6 +39,7 @@ for f in tests/data/batchdvfs/*/*.csv; do
     > "$seeds/arrival_trace/$(basename "$f")"
 done
 cp tests/fuzz/seeds/journal/* "$seeds/journal/"
+cp tests/fuzz/seeds/calibration/* "$seeds/calibration/"
 /usr/bin/python3 tests/onnx/make_fixtures.py "$seeds/onnx" > /dev/null 2>&1 || echo "no python3-onnx: fuzz_onnx starts from nothing" >&2
 mkdir -p "$build/crashes"
 status=0

@@ -134,8 +134,11 @@ std::vector<Candidate> read_kernel_suite(const ConfigNode& kernels, const std::s
     params.dtype = dtypes.front();
     add_model_shapes(ModelRegistry::instance().find(name)->factory(params), name, dtypes.front(), device, shapes);
   }
-  for (auto& [name, c] : shapes)
-    if (std::none_of(out.begin(), out.end(), [&](const Candidate& o) { return o.name == name; })) add(std::move(c));
+  for (auto& entry : shapes) {  // (no structured binding: clang 14 cannot capture one in the lambda)
+    const std::string& name = entry.first;
+    if (std::none_of(out.begin(), out.end(), [&](const Candidate& o) { return o.name == name; }))
+      add(std::move(entry.second));
+  }
   // Vector ops over rows x cols.
   std::vector<std::string> vector_ops = {"add", "relu", "reduce", "ln", "softmax"};
   if (const ConfigNode* list = kernels.find("vector_ops")) {
