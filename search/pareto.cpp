@@ -54,10 +54,25 @@ std::vector<std::size_t> pareto_front(const std::vector<TrialResult>& trials) {
     ok.push_back(i);
     points.push_back(trials[i].scores);
   }
-  const auto ranks = pareto_ranks(points);
   std::vector<std::size_t> front;
-  for (std::size_t k = 0; k < ok.size(); ++k)
-    if (ranks[k] == 0) front.push_back(ok[k]);
+  for (const std::size_t k : non_dominated(points)) front.push_back(ok[k]);
+  return front;
+}
+
+std::vector<std::size_t> non_dominated(const std::vector<std::vector<double>>& points) {
+  // Sorted best first in lexicographic order, a point can be dominated only by one before it, and
+  // if by any, then by one of the front found so far (dominance is transitive): O(n log n + n f)
+  // for a front of f points, where ranking every pair was O(n^2) in time and memory.
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return points[a] > points[b]; });
+  std::vector<std::size_t> front;
+  for (const std::size_t i : order) {
+    const bool dominated =
+        std::any_of(front.begin(), front.end(), [&](std::size_t f) { return dominates(points[f], points[i]); });
+    if (!dominated) front.push_back(i);
+  }
+  std::sort(front.begin(), front.end());
   return front;
 }
 

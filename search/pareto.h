@@ -19,6 +19,10 @@ std::vector<int> pareto_ranks(const std::vector<std::vector<double>>& points);
 // with the same parameter values only the first.
 std::vector<std::size_t> pareto_front(const std::vector<TrialResult>& trials);
 
+// The points no other point dominates (indices, ascending), without ranking the rest: sort-based,
+// O(n log n + n x front size).
+std::vector<std::size_t> non_dominated(const std::vector<std::vector<double>>& points);
+
 // Hypervolume (area for 2 objectives, volume for 3, ...) dominated by `front` and bounded below by
 // `reference`, computed by pagmo2 (exact algorithms: a sweep in 2-D, WFG/HV3D beyond); nullopt for
 // fewer than two objectives.

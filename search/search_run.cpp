@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -225,8 +226,11 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);
   };
-  // Repeated points (evolution and NSGA-II revisit them) reuse the first evaluation.
+  // Repeated points (evolution and NSGA-II revisit them) reuse the first evaluation; the memo keeps
+  // the last kMemoEntries points, so a sweep of millions of trials does not hold each twice.
+  constexpr std::size_t kMemoEntries = 65536;
   std::map<std::vector<std::string>, TrialResult> memo;
+  std::deque<std::vector<std::string>> memo_order;
   for (;;) {
     std::vector<Trial> batch = strategy->propose(settings.batch);
     if (batch.empty()) break;
@@ -303,7 +307,13 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     }
     outcome.evaluated += evaluated.load();
     for (const auto& r : results) {
-      memo.emplace(r.trial.values, r);
+      if (memo.emplace(r.trial.values, r).second) {
+        memo_order.push_back(r.trial.values);
+        if (memo_order.size() > kMemoEntries) {
+          memo.erase(memo_order.front());
+          memo_order.pop_front();
+        }
+      }
       strategy->report(r);
       if (better(r, outcome.best)) outcome.best = r;
       outcome.trials.push_back(r);
