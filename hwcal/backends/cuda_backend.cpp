@@ -72,9 +72,10 @@ class CudaBackend final : public MeasurementBackend {
     const auto fields = answer(info.out);
     if (info.exit_code != 0 || !fields.contains("name"))
       block.fail("expected a GPU the worker can use, found none: " + worker_ + " --info: " +
-                 (info.timed_out     ? "no answer in 60 s"
-                  : info.err.empty() ? "no output"
-                                     : info.err));
+                 (info.timed_out               ? std::string("no answer in 60 s")
+                  : fields.contains("message") ? fields.at("message")
+                  : info.err.empty()           ? std::string("no output")
+                                               : info.err));
     device_ = {fields.at("name"), fields.count("driver") ? fields.at("driver") : "",
                fields.count("cuda") ? fields.at("cuda") : ""};
     const bool named = std::any_of(spec.device_names.begin(), spec.device_names.end(),
