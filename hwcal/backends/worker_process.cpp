@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -72,9 +73,18 @@ Worker start(const std::string& program, const std::vector<std::string>& args, c
     ::close(err_pipe[0]);
     return w;
   }
-  // The request is one short line: it fits the pipe's buffer, so this write does not block.
+  // The request is one short line: it fits the pipe's buffer, so this write does not block. A
+  // worker that exits without reading it (--info, a crash) would raise SIGPIPE here: it is blocked
+  // for this thread during the write, and one left pending is taken before the mask is restored.
   const std::string line = request + "\n";
+  sigset_t pipe_signal, previous;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
   [[maybe_unused]] const ssize_t written = ::write(in_pipe[1], line.data(), line.size());
+  const timespec no_wait{0, 0};
+  while (sigtimedwait(&pipe_signal, nullptr, &no_wait) > 0) {}
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::close(in_pipe[1]);
   w.out = out_pipe[0];
   w.err = err_pipe[0];

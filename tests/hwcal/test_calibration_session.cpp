@@ -297,3 +297,21 @@ TEST(CudaBackend, WorkersAnswerFailHangAndCrashWithoutStoppingTheChunk) {
 }
 
 }  // namespace dse
+
+#include "hwcal/backends/worker_process.h"
+
+namespace dse {
+
+// A worker that exits without reading its request (--info does, a crash may) leaves its stdin's
+// reader closed: writing the request then raises SIGPIPE, which must not end the caller (it did,
+// in CI). /bin/true exits at once, so most of these writes find no reader.
+TEST(WorkerProcess, AWorkerThatExitsUnreadDoesNotKillTheCaller) {
+  const std::vector<std::string> requests(16, std::string(2000, 'x'));
+  for (int round = 0; round < 20; ++round)
+    for (const auto& run : run_workers("/bin/true", {}, requests, 5)) EXPECT_EQ(run.exit_code, 0);
+  const auto timed_out = run_workers("/bin/sleep", {"30"}, {"x"}, 0.2);
+  EXPECT_TRUE(timed_out.front().timed_out);
+  EXPECT_LT(timed_out.front().wall_s, 5);
+}
+
+}  // namespace dse
