@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/progress_bar.h"
 #include "cli/run_report.h"
+#include "cli/search_session.h"
 #include "models/base/errors.h"
 #include "search/pareto.h"
 #include "search/rank_group.h"
@@ -33,48 +34,44 @@ struct RunOptions {
   bool resume = false;
   bool force = false;
   int threads = 0;
+  std::string distribution = "dynamic";
+  std::int64_t chunk = 1;
+  std::string shard;
   OutputMode mode;
 };
 
-// "results/x.h5" -> "results/x" + suffix
-std::string sibling(const std::string& output, const std::string& suffix) {
-  const auto dot = output.rfind('.');
-  const auto slash = output.rfind('/');
-  const std::string stem =
-      dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
-  return stem + suffix;
-}
-
-// A trial value as the terminal shows it: long ones (whole schedules) cut short; the journal, the
-// HDF5 file and the best config hold them whole.
-std::string shown_value(const std::string& value) {
-  constexpr std::size_t kShown = 60;
-  if (value.size() <= kShown) return value;
-  return fmt::format("{}... ({} characters)", value.substr(0, kShown), value.size());
-}
-
 int run_search_experiment(const RunOptions& options, const ConfigNode& config, const std::string& config_file) {
-  ConfigNode base = config;
-  base.erase("search");
-  const Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
-  SpaceContext context([&check](const std::string& key) { return check.device->supported_values(key); });
-  for (const auto& model : check.models) context.tenants.push_back(model.graph);
-  const SearchSettings settings = read_search_settings(*config.find("search"), context);
-  check_search_space_keys(base, config_file, settings);
-  check_search_metrics(settings, experiment_metric_names(check));
+  const PreparedSearch search = prepare_search(config, config_file);
   if (!options.trace_file.empty())
     throw UserError("--trace: a search has no single timeline; run its best config instead");
-  const std::string& output = check.output_path;
+  std::string output = search.check.output_path;
   if (options.resume && output.empty())
     throw UserError("--resume: the experiment has no output, so no journal to resume");
   SearchRunOptions run_options;
-  run_options.journal_path = output.empty() ? "" : sibling(output, ".journal.jsonl");
+  if (!options.shard.empty()) {
+    const SearchShard shard = parse_shard(options.shard, "--shard");
+    if (output.empty())
+      throw UserError("--shard: the experiment has no output; a shard writes OUTPUT.shard-K-of-N.h5 for dse merge");
+    output = sibling_path(output, fmt::format(".shard-{}-of-{}.h5", shard.index, shard.count));
+    run_options.shard = shard;
+    // dse merge rebuilds the search from a shard's journal: its config and place go in the header.
+    run_options.journal_extra = {
+        {"config", to_yaml(config)}, {"config_file", config_file}, {"shard", shard.index}, {"shards", shard.count}};
+  }
+  run_options.journal_path = output.empty() ? "" : sibling_path(output, ".journal.jsonl");
   run_options.resume = options.resume;
   run_options.force = options.force;
   if (options.resume && options.force) throw UserError("--resume and --force: expected one of them, found both");
   run_options.threads = options.threads;
+  run_options.distribution.kind = kDistributionNames.parse(options.distribution).value_or(Distribution::dynamic);
+  run_options.distribution.min_chunk = options.chunk;
   const bool lead = RankGroup::world().rank() == 0;  // under mpirun, rank 0 alone writes and prints
-  ProgressBar bar("search", static_cast<std::size_t>(settings.options.trials));
+  const SearchSettings& settings = search.settings;
+  const std::int64_t trials =
+      run_options.shard ? (settings.options.trials + run_options.shard->count - 1 - run_options.shard->index) /
+                              run_options.shard->count
+                        : settings.options.trials;
+  ProgressBar bar("search", static_cast<std::size_t>(trials));
   if (lead)
     run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {
       bar.update(static_cast<std::size_t>(done), best ? fmt::format("best {} {:.6g}", settings.primary().metric,
@@ -85,70 +82,10 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
     AtomicFile(run_options.journal_path).check_writable();  // creates the folder, checks the path
     AtomicFile(output).check_writable();
   }
-  const SearchOutcome outcome = run_search(base, config_file, settings, run_options);
+  const SearchOutcome outcome = run_search(search.base, config_file, settings, run_options);
   if (!lead) return 0;
   bar.finish();
-
-  std::string best_path;
-  if (outcome.best && !output.empty()) {
-    best_path = sibling(output, ".best.yaml");
-    // The best config writes its own result file, not over the search's.
-    ConfigNode best_base = base;
-    apply_override(best_base, "output=" + sibling(output, ".best.h5"), 1);
-    write_file_atomically(best_path, best_config_yaml(best_base, settings, *outcome.best));
-  }
-  if (!output.empty()) {
-    // The baseline: the experiment as written, without the search's values (reports mark it).
-    std::optional<MetricTable> baseline;
-    try {
-      baseline = run_experiment(check).metrics;
-    } catch (const UserError&) {
-      // a base the simulator refuses on its own (a UserError) leaves the search without a baseline
-    }
-    write_search_hdf5(output, to_yaml(config), config_file, settings, outcome, baseline ? &*baseline : nullptr);
-  }
-
-  if (!options.mode.quiet) {
-    std::FILE* out = options.mode.human();
-    if (outcome.journal_cut_line)
-      fmt::print(out, "{}:{}: the journal's last line was cut short (a kill); dropped, its trial ran again\n",
-                 run_options.journal_path, *outcome.journal_cut_line);
-    std::vector<const TrialResult*> ranked;
-    for (const auto& r : outcome.trials)
-      if (r.objective) ranked.push_back(&r);
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const TrialResult* a, const TrialResult* b) { return *a->objective > *b->objective; });
-    fmt::print(out, "{} trials ({} simulated now), {} {}; best first:\n", outcome.trials.size(), outcome.evaluated,
-               settings.primary().maximize ? "maximize" : "minimize", settings.primary().metric);
-    for (std::size_t i = 0; i < std::min<std::size_t>(10, ranked.size()); ++i) {
-      std::string values;
-      for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
-        values += fmt::format("{}{}={}", p ? " " : "", settings.space.parameters[p].key,
-                              shown_value(ranked[i]->trial.values[p]));
-      fmt::print(out, "  #{:<5} {} = {:<12.6g} {}\n", ranked[i]->trial.id, settings.primary().metric,
-                 ranked[i]->metrics.at(settings.primary().metric), values);
-    }
-    std::map<std::string, int> counts;
-    for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
-    for (const auto& [status, count] : counts) fmt::print(out, "  {}: {}\n", status, count);
-    if (settings.objectives.size() > 1) {
-      auto front = pareto_front(outcome.trials);
-      std::stable_sort(front.begin(), front.end(), [&](std::size_t a, std::size_t b) {
-        return *outcome.trials[a].objective > *outcome.trials[b].objective;
-      });
-      fmt::print(out, "Pareto front ({} points{}):\n", front.size(), front.size() > 15 ? ", 15 shown" : "");
-      if (front.size() > 15) front.resize(15);
-      for (const auto i : front) {
-        std::string line;
-        for (const auto& o : settings.objectives)
-          line += fmt::format("  {} = {:.6g}", o.metric, outcome.trials[i].metrics.at(o.metric));
-        fmt::print(out, "  #{:<5}{}\n", outcome.trials[i].trial.id, line);
-      }
-    }
-    if (!best_path.empty()) fmt::print(out, "best config       {}  (dse run {})\n", best_path, best_path);
-    if (!output.empty()) fmt::print(out, "output            {}\n", output);
-  }
-  if (options.mode.json) options.mode.print_json(search_summary_json(settings, outcome, best_path));
+  finish_search(search, outcome, output, run_options.journal_path, options.mode);
   return 0;
 }
 
@@ -204,6 +141,21 @@ Subcommand add_run_command(CLI::App& app) {
                     "Start a search over, discarding the trials of an earlier run's journal");
   command->add_option("--threads", options->threads, "TBB worker threads for searches (default: all cores)")
       ->check(CLI::Range(1, 4096));
+  command
+      ->add_option("--distribution", options->distribution,
+                   "Under mpirun: how a batch's trials reach the ranks: dynamic (rank 0 hands them out as ranks "
+                   "ask; the default) or static (trial i on rank i mod N)")
+      ->check(CLI::IsMember({"dynamic", "static"}));
+  command
+      ->add_option("--chunk", options->chunk,
+                   "Under mpirun, dynamic: the fewest trials rank 0 hands out at once (default 1; raise it for "
+                   "trials of microseconds on many ranks, docs/cluster.md)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}));
+  command
+      ->add_option("--shard", options->shard,
+                   "Run shard K of N (0 <= K < N) of a grid, random, sobol or latin_hypercube search into "
+                   "OUTPUT.shard-K-of-N.h5; dse merge joins the shards (docs/cluster.md)")
+      ->type_name("K/N");
   add_output_flags(*command, options->mode, true);
   return {command, [options] { return run(*options); }};
 }

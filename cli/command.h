@@ -45,5 +45,6 @@ Subcommand add_replay_command(CLI::App& app);
 Subcommand add_report_command(CLI::App& app);
 Subcommand add_calibrate_command(CLI::App& app);
 Subcommand add_calibration_command(CLI::App& app);
+Subcommand add_merge_command(CLI::App& app);
 
 }  // namespace dse

@@ -23,11 +23,11 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"dse -- simulator and design-space explorer for DNN inference hardware"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("dse ") + dse::dse_version() + " (" + dse::dse_git_commit() + ")");
-  const std::vector<dse::Subcommand> subcommands{dse::add_run_command(app),         dse::add_list_command(app),
-                                                 dse::add_models_command(app),      dse::add_validate_command(app),
-                                                 dse::add_scalesim_command(app),    dse::add_replay_command(app),
-                                                 dse::add_report_command(app),      dse::add_calibrate_command(app),
-                                                 dse::add_calibration_command(app), dse::add_version_command(app)};
+  const std::vector<dse::Subcommand> subcommands{
+      dse::add_run_command(app),      dse::add_list_command(app),      dse::add_models_command(app),
+      dse::add_validate_command(app), dse::add_scalesim_command(app),  dse::add_replay_command(app),
+      dse::add_report_command(app),   dse::add_calibrate_command(app), dse::add_calibration_command(app),
+      dse::add_merge_command(app),    dse::add_version_command(app)};
   std::vector<std::string> names;
   for (const auto& subcommand : subcommands) names.push_back(subcommand.command->get_name());
   // The first word that is not a flag names the subcommand: an unknown one says so and lists them

@@ -83,7 +83,8 @@ class Run:
             self.tree = None
         if not isinstance(self.tree, dict):
             self.tree = {}
-        self.meta = {k: text(f["meta"][k][()]) for k in f["meta"] if f["meta"][k].shape == ()}
+        self.meta = {k: text(f["meta"][k][()]) for k in f["meta"]
+                     if isinstance(f["meta"][k], h5py.Dataset) and f["meta"][k].shape == ()}
         if "trials" in f:
             self.kind = "search"
         elif "validation" in f:

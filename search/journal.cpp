@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <limits>
 
 #include "models/base/errors.h"
@@ -84,7 +87,11 @@ namespace {
 
 const JournalWords kSearchWords{"search", "trial"};
 
-nlohmann::json search_header(const std::string& description) { return {{"search", description}}; }
+nlohmann::json search_header(const std::string& description, const nlohmann::json& extra) {
+  nlohmann::json header = {{"search", description}};
+  for (const auto& [key, value] : extra.items()) header[key] = value;
+  return header;
+}
 
 void check_trial(const nlohmann::json& json) { (void)trial_result_from_json(json); }
 
@@ -100,16 +107,31 @@ std::map<std::int64_t, TrialResult> by_id(const std::vector<nlohmann::json>& rec
 }  // namespace
 
 std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path, const std::string& description,
-                                                        std::optional<int>* cut_line, std::int64_t* cut_offset) {
-  return by_id(read_json_lines(path, search_header(description), kSearchWords, check_trial, cut_line, cut_offset));
+                                                        std::optional<int>* cut_line, std::int64_t* cut_offset,
+                                                        const nlohmann::json& extra) {
+  return by_id(
+      read_json_lines(path, search_header(description, extra), kSearchWords, check_trial, cut_line, cut_offset));
 }
 
-SearchJournal::SearchJournal(std::string path, const std::string& description, JournalStart start)
-    : journal_(std::move(path), search_header(description), start, kSearchWords, check_trial),
+nlohmann::json read_search_journal_header(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": cannot read: " + std::strerror(errno));
+  std::string line;
+  if (!std::getline(in, line))
+    throw UserError(path + ":1: expected a search journal's header line, found an empty file");
+  nlohmann::json header = nlohmann::json::parse(line, nullptr, false);
+  if (header.is_discarded() || !header.is_object() || !header.contains("search") || !header["search"].is_string())
+    throw UserError(path + ":1: expected a search journal's header ({\"search\": ...}), found another line");
+  return header;
+}
+
+SearchJournal::SearchJournal(std::string path, const std::string& description, JournalStart start,
+                             const nlohmann::json& extra)
+    : journal_(std::move(path), search_header(description, extra), start, kSearchWords, check_trial),
       trials_(by_id(journal_.records())) {}
 
-void SearchJournal::append(const TrialResult& result, double wall_s) {
-  journal_.append(trial_result_json(result, wall_s));
+void SearchJournal::append(const TrialResult& result, double wall_s, bool flush) {
+  journal_.append(trial_result_json(result, wall_s), flush);
 }
 
 }  // namespace dse

@@ -30,14 +30,20 @@ TrialResult trial_result_from_json(const nlohmann::json& json);
 class SearchJournal {
  public:
   // Locks `path` (creating it) and opens it as `start` says; UserError naming the file otherwise.
-  SearchJournal(std::string path, const std::string& description, JournalStart start);
+  // `extra`: more header fields (a shard's config and place, search/search_run.h), compared on resume
+  // like the description.
+  SearchJournal(std::string path, const std::string& description, JournalStart start,
+                const nlohmann::json& extra = nlohmann::json::object());
 
   // The trials an interrupted run finished (resume), by id.
   const std::map<std::int64_t, TrialResult>& trials() const { return trials_; }
   // The line cut short by a kill, if the journal ended in one (dropped; its trial runs again).
   std::optional<int> cut_line() const { return journal_.cut_line(); }
   // Appends one trial; UserError with the system's reason if it cannot be written in full.
-  void append(const TrialResult& result, double wall_s);
+  // `flush` false: written with the next flushed one (JsonLinesJournal::append).
+  void append(const TrialResult& result, double wall_s, bool flush = true);
+  // Appends a trial's line as another rank wrote it (search/trial_wire.h), so it is not formatted twice.
+  void append_line(const std::string& line, bool flush = true) { journal_.append_line(line, flush); }
 
  private:
   JsonLinesJournal journal_;
@@ -48,6 +54,11 @@ class SearchJournal {
 // last line, if a kill cut it short, by number and byte offset (-1: none).
 std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path, const std::string& description,
                                                         std::optional<int>* cut_line = nullptr,
-                                                        std::int64_t* cut_offset = nullptr);
+                                                        std::int64_t* cut_offset = nullptr,
+                                                        const nlohmann::json& extra = nlohmann::json::object());
+
+// The header line of a search's journal (its first line), for tools that take journals as they find
+// them (dse merge); UserError naming the file if it has none or it is not a search's.
+nlohmann::json read_search_journal_header(const std::string& path);
 
 }  // namespace dse

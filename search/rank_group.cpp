@@ -1,7 +1,11 @@
 #include "search/rank_group.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 #ifdef DSE_HAVE_MPI
 #include <mpi.h>
@@ -18,8 +22,16 @@ bool launched_by_mpi() {
   return false;
 }
 
+// The tag broadcast() announces rank 0's message with (its length), before MPI_Bcast sends it.
+constexpr int kBroadcastTag = 9001;
+
 }  // namespace
 #endif
+
+void IdleBackoff::pause() {
+  std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
+  pause_us_ = std::min(kLongestUs, 2 * pause_us_);
+}
 
 RankGroup::RankGroup() {
 #ifdef DSE_HAVE_MPI
@@ -27,7 +39,8 @@ RankGroup::RankGroup() {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    MPI_Init(nullptr, nullptr);
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     std::atexit([] {
       int finalised = 0;
       MPI_Finalized(&finalised);
@@ -66,6 +79,86 @@ std::vector<std::string> RankGroup::allgather(const std::string& mine) const {
 #else
   throw std::logic_error("RankGroup: several ranks without MPI");
 #endif
+}
+
+void RankGroup::send(int to, int tag, const std::string& text) const {
+#ifdef DSE_HAVE_MPI
+  MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD);
+#else
+  (void)to, (void)tag, (void)text;
+  throw std::logic_error("RankGroup: several ranks without MPI");
+#endif
+}
+
+std::optional<RankMessage> RankGroup::poll(int tag) const {
+#ifdef DSE_HAVE_MPI
+  int arrived = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &arrived, &status);
+  if (!arrived) return std::nullopt;
+  int length = 0;
+  MPI_Get_count(&status, MPI_CHAR, &length);
+  RankMessage message{status.MPI_SOURCE, status.MPI_TAG, std::string(static_cast<std::size_t>(length), '\0')};
+  MPI_Recv(message.text.data(), length, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return message;
+#else
+  (void)tag;
+  throw std::logic_error("RankGroup: several ranks without MPI");
+#endif
+}
+
+std::string RankGroup::receive(int from, int tag) const {
+#ifdef DSE_HAVE_MPI
+  IdleBackoff backoff;
+  for (;;) {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Iprobe(from, tag, MPI_COMM_WORLD, &arrived, &status);
+    if (!arrived) {
+      backoff.pause();
+      continue;
+    }
+    int length = 0;
+    MPI_Get_count(&status, MPI_CHAR, &length);
+    std::string text(static_cast<std::size_t>(length), '\0');
+    MPI_Recv(text.data(), length, MPI_CHAR, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return text;
+  }
+#else
+  (void)from, (void)tag;
+  throw std::logic_error("RankGroup: several ranks without MPI");
+#endif
+}
+
+std::string RankGroup::broadcast(const std::string& text) const {
+  if (size_ == 1) return text;
+#ifdef DSE_HAVE_MPI
+  // Rank 0 announces the length point to point (the others wait for it polling), then the text
+  // goes by MPI_Bcast's tree, which every rank now enters at once.
+  long long length = static_cast<long long>(text.size());
+  if (rank_ == 0) {
+    for (int r = 1; r < size_; ++r) send(r, kBroadcastTag, std::to_string(length));
+  } else {
+    length = std::stoll(receive(0, kBroadcastTag));
+  }
+  std::string out = rank_ == 0 ? text : std::string(static_cast<std::size_t>(length), '\0');
+  // MPI counts are int: send in pieces of at most 1 GiB.
+  constexpr long long kPiece = 1LL << 30;
+  for (long long offset = 0; offset < length; offset += kPiece)
+    MPI_Bcast(out.data() + offset, static_cast<int>(std::min(kPiece, length - offset)), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return out;
+#else
+  throw std::logic_error("RankGroup: several ranks without MPI");
+#endif
+}
+
+void RankGroup::abort(const std::string& why) const {
+  std::fprintf(stderr, "dse: rank %d: %s\n", rank_, why.c_str());
+  std::fflush(stderr);
+#ifdef DSE_HAVE_MPI
+  if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+  std::_Exit(1);
 }
 
 }  // namespace dse

@@ -1,5 +1,8 @@
 #include "search/search_output.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -18,11 +21,49 @@ std::string best_config_yaml(const ConfigNode& base, const SearchSettings& setti
   return to_yaml(config);
 }
 
+namespace {
+
+// /meta/ranks, /meta/distribution, /meta/shard and /meta/rank_load: how the search was spread.
+void write_rank_loads(Hdf5File& file, const SearchOutcome& outcome) {
+  file.number("/meta/ranks", static_cast<double>(std::max<std::size_t>(1, outcome.ranks.size())));
+  file.string("/meta/distribution",
+              outcome.ranks.size() > 1 ? kDistributionNames.name(outcome.distribution) : "one rank");
+  if (outcome.shard) file.string("/meta/shard", fmt::format("{}/{}", outcome.shard->index, outcome.shard->count));
+  if (outcome.merged_from.size()) file.strings("/meta/merged_from", outcome.merged_from);
+  if (outcome.ranks.empty()) return;
+  std::vector<std::int64_t> rank, threads, trials, requests;
+  std::vector<double> busy, trials_per_s, wall, coordinator, exchange;
+  for (const auto& load : outcome.ranks) {
+    rank.push_back(load.rank);
+    threads.push_back(load.threads);
+    trials.push_back(load.trials);
+    busy.push_back(load.busy_share());
+    wall.push_back(load.wall_s);
+    trials_per_s.push_back(load.wall_s > 0 ? load.trials / load.wall_s : 0.0);
+    coordinator.push_back(load.coordinator_s);
+    requests.push_back(load.requests);
+    exchange.push_back(load.exchange_s);
+  }
+  file.group("/meta/rank_load");
+  file.integers("/meta/rank_load/rank", rank);
+  file.integers("/meta/rank_load/threads", threads);
+  file.integers("/meta/rank_load/trials", trials);
+  file.doubles("/meta/rank_load/busy_share", busy);
+  file.doubles("/meta/rank_load/wall_s", wall);
+  file.doubles("/meta/rank_load/trials_per_s", trials_per_s);
+  file.doubles("/meta/rank_load/coordinator_s", coordinator);
+  file.integers("/meta/rank_load/requests", requests);
+  file.doubles("/meta/rank_load/exchange_s", exchange);
+}
+
+}  // namespace
+
 void write_search_hdf5(const std::string& path, const std::string& config_yaml, const std::string& config_file,
                        const SearchSettings& settings, const SearchOutcome& outcome, const MetricTable* baseline) {
   Hdf5File file(path);
   file.string("/config", config_yaml);
   write_meta(file, config_file, "", {}, {});
+  write_rank_loads(file, outcome);
   file.group("/trials");
   std::vector<std::int64_t> ids;
   std::vector<std::string> statuses, messages;
@@ -113,6 +154,12 @@ nlohmann::json search_summary_json(const SearchSettings& settings, const SearchO
       for (std::size_t o = 0; o < r.scores.size() && o < dims; ++o) reference[o] = std::min(reference[o], r.scores[o]);
     if (const auto hv = hypervolume(front, reference)) volume = *hv;
   }
+  nlohmann::json rank_loads = nlohmann::json::array();
+  for (const auto& load : outcome.ranks) {
+    nlohmann::json entry = rank_load_json(load);
+    entry["busy_share"] = load.busy_share();
+    rank_loads.push_back(entry);
+  }
   return {{"objectives", objectives},
           {"strategy", settings.strategy},
           {"best", best},
@@ -121,6 +168,7 @@ nlohmann::json search_summary_json(const SearchSettings& settings, const SearchO
           {"pareto", pareto},
           {"hypervolume", volume},
           {"evaluated_this_run", outcome.evaluated},
+          {"ranks", rank_loads},
           {"evaluations_per_s", outcome.wall_s > 0 ? static_cast<double>(outcome.evaluated) / outcome.wall_s : 0.0},
           {"best_config", best_config_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(best_config_path)}};
 }

@@ -3,7 +3,6 @@
 #include "search/journal.h"
 
 #include <tbb/global_control.h>
-#include "search/parallel_for.h"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -191,6 +190,27 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
 
 }  // namespace
 
+SearchShard parse_shard(const std::string& text, const std::string& flag) {
+  const auto slash = text.find('/');
+  const auto number = [&](const std::string& part) -> std::int64_t {
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos)
+      throw UserError(flag + ": expected K/N (shard K of N, 0 <= K < N, e.g. 3/16), found '" + text + "'");
+    return std::stoll(part);
+  };
+  if (slash == std::string::npos)
+    throw UserError(flag + ": expected K/N (shard K of N, 0 <= K < N, e.g. 3/16), found '" + text + "'");
+  SearchShard shard{number(text.substr(0, slash)), number(text.substr(slash + 1))};
+  if (shard.count < 1 || shard.index >= shard.count)
+    throw UserError(
+        fmt::format("{}: expected K/N with 0 <= K < N (shards are numbered from 0), found '{}'", flag, text));
+  return shard;
+}
+
+std::string journal_description(const SearchSettings& settings, const std::optional<SearchShard>& shard) {
+  if (!shard) return settings.description;
+  return settings.description + fmt::format("# shard {}/{}\n", shard->index, shard->count);
+}
+
 SearchOutcome run_search(const ConfigNode& base, const std::string& config_file, const SearchSettings& settings,
                          const SearchRunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -198,6 +218,14 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
 
   const RankGroup& ranks = RankGroup::world();
+  auto strategy = StrategyRegistry::instance()
+                      .find(settings.strategy)
+                      ->factory(settings.space, settings.options, settings.strategy_params);
+  if (options.shard && !strategy->trials_are_independent())
+    throw UserError("--shard: the strategy '" + settings.strategy +
+                    "' chooses trials from earlier results, so its trials cannot be run apart; shard a grid, random, "
+                    "sobol or latin_hypercube search, or run this one under mpirun");
+  const std::string description = journal_description(settings, options.shard);
   // Rank 0 holds (and locks) the journal; under MPI the others read what it resumes from.
   std::optional<SearchJournal> journal;
   std::map<std::int64_t, TrialResult> journaled;
@@ -207,22 +235,25 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
                                : options.force ? JournalStart::force
                                                : JournalStart::fresh;
     if (ranks.rank() == 0) {
-      journal.emplace(options.journal_path, settings.description, start);
+      journal.emplace(options.journal_path, description, start, options.journal_extra);
       journaled = journal->trials();
       cut_line = journal->cut_line();
     } else if (options.resume) {
-      journaled = read_journal_trials(options.journal_path, settings.description);
+      journaled = read_journal_trials(options.journal_path, description, nullptr, nullptr, options.journal_extra);
     }
   }
   std::mutex journal_mutex;
 
   // One cache for every trial of this search, on every thread (sim/run/run_cache.h).
   const std::shared_ptr<RunCache> cache = options.cache ? options.cache : std::make_shared<RunCache>();
-  auto strategy = StrategyRegistry::instance()
-                      .find(settings.strategy)
-                      ->factory(settings.space, settings.options, settings.strategy_params);
   SearchOutcome outcome;
   outcome.journal_cut_line = cut_line;
+  outcome.distribution = options.distribution.kind;
+  outcome.shard = options.shard;
+  DistributionOptions distribution = options.distribution;
+  distribution.threads = static_cast<int>(
+      std::max<std::size_t>(1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+  TrialDistributor distributor(ranks, distribution);
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);
   };
@@ -231,12 +262,21 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   constexpr std::size_t kMemoEntries = 65536;
   std::map<std::vector<std::string>, TrialResult> memo;
   std::deque<std::vector<std::string>> memo_order;
+  const auto journal_line = [&](const TrialResult& result, double wall, bool flush = true) {
+    if (!journal) return;
+    const std::lock_guard lock(journal_mutex);
+    journal->append(result, wall, flush);
+  };
+  const std::int64_t expected =
+      options.shard ? (settings.options.trials + options.shard->count - 1 - options.shard->index) / options.shard->count
+                    : settings.options.trials;
   for (;;) {
     std::vector<Trial> batch = strategy->propose(settings.batch);
     if (batch.empty()) break;
+    if (options.shard) std::erase_if(batch, [&](const Trial& trial) { return !options.shard->holds(trial.id); });
     for (auto& trial : batch) trial.values = settings.space.canonical(trial.values);
     std::vector<TrialResult> results(batch.size());
-    std::atomic<std::int64_t> evaluated{0};
+    std::vector<double> wall(batch.size(), 0.0);
     // A trial repeating an earlier one (in a past batch, or earlier in this one) takes its result.
     std::vector<std::size_t> first_in_batch(batch.size());
     for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -247,65 +287,44 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
           break;
         }
     }
-    const auto journal_line = [&](const TrialResult& result, double wall) {
-      if (!journal) return;
-      const std::lock_guard lock(journal_mutex);
-      journal->append(result, wall);
-    };
-    // With several ranks, trial i of the batch is simulated on rank i mod N and the results are
-    // exchanged after the batch (journaled then); alone, each is journaled as it finishes.
-    const bool shared = ranks.size() > 1;
     // The journal of a resumed search already holds this trial (same id, same values).
     const auto replayed = [&](std::size_t i) {
       const auto it = journaled.find(batch[i].id);
       return it != journaled.end() && it->second.trial.values == batch[i].values ? &it->second : nullptr;
     };
-    std::vector<char> simulated_here(batch.size(), 0);
-    std::vector<double> wall(batch.size(), 0.0);
-    parallel_for(batch.size(), [&](std::size_t i) {
+    BatchWork work;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
       if (const TrialResult* earlier = replayed(i)) {
         results[i] = *earlier;
-        return;
-      }
-      if (first_in_batch[i] != i) return;  // filled from its first occurrence below
-      const auto trial_start = std::chrono::steady_clock::now();
-      if (const auto seen = memo.find(batch[i].values); seen != memo.end()) {
+      } else if (first_in_batch[i] != i) {
+        continue;  // filled from its first occurrence below
+      } else if (const auto seen = memo.find(batch[i].values); seen != memo.end()) {
         results[i] = seen->second;
         results[i].trial = batch[i];
+        journal_line(results[i], 0.0);
       } else {
-        if (shared && static_cast<int>(i % static_cast<std::size_t>(ranks.size())) != ranks.rank()) return;
-        results[i] = evaluate(base, config_file, settings, batch[i], cache);
-        simulated_here[i] = 1;
-        ++evaluated;
-      }
-      wall[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - trial_start).count();
-      if (!shared) journal_line(results[i], wall[i]);
-    });
-    if (shared) {
-      nlohmann::json mine = nlohmann::json::array();
-      for (std::size_t i = 0; i < batch.size(); ++i)
-        if (simulated_here[i]) mine.push_back({{"index", i}, {"result", trial_result_json(results[i], wall[i])}});
-      std::vector<char> simulated(batch.size(), 0);
-      for (const auto& text : ranks.allgather(mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
-        for (const auto& entry : nlohmann::json::parse(text)) {
-          const auto i = entry.at("index").get<std::size_t>();
-          results[i] = trial_result_from_json(entry.at("result"));
-          wall[i] = entry.at("result").at("wall_s").get<double>();
-          simulated[i] = 1;
-        }
-      evaluated = 0;
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        evaluated += simulated[i];
-        if (first_in_batch[i] == i && !replayed(i)) journal_line(results[i], wall[i]);
+        work.todo.push_back(i);
       }
     }
+    work.evaluate = [&](std::size_t i) { return evaluate(base, config_file, settings, batch[i], cache); };
+    work.finished = [&](std::size_t, const TrialResult& result, double wall_s, const std::string* line,
+                        bool more_follow) {
+      if (!line) return journal_line(result, wall_s, !more_follow);
+      if (!journal) return;
+      const std::lock_guard lock(journal_mutex);
+      journal->append_line(*line, !more_follow);
+    };
+    work.results_everywhere = !strategy->trials_are_independent();
+    distributor.run_batch(work, results, wall);
+    outcome.evaluated += static_cast<std::int64_t>(work.todo.size());
+    // A rank other than 0 that was not sent the batch's results (a sweep) has nothing to keep.
+    if (ranks.rank() != 0 && !work.results_everywhere && distribution.kind == Distribution::dynamic) continue;
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (first_in_batch[i] == i || replayed(i)) continue;
       results[i] = results[first_in_batch[i]];
       results[i].trial = batch[i];
       journal_line(results[i], 0.0);
     }
-    outcome.evaluated += evaluated.load();
     for (const auto& r : results) {
       if (memo.emplace(r.trial.values, r).second) {
         memo_order.push_back(r.trial.values);
@@ -318,11 +337,13 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
       if (better(r, outcome.best)) outcome.best = r;
       outcome.trials.push_back(r);
     }
-    if (options.progress)
-      options.progress(static_cast<std::int64_t>(outcome.trials.size()), settings.options.trials, outcome.best);
+    if (options.progress) options.progress(static_cast<std::int64_t>(outcome.trials.size()), expected, outcome.best);
   }
   journal.reset();  // closes the journal and releases the output's lock
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  distributor.load().wall_s = outcome.wall_s;
+  for (const auto& text : ranks.allgather(rank_load_json(distributor.load()).dump()))
+    outcome.ranks.push_back(rank_load_from_json(nlohmann::json::parse(text)));
   return outcome;
 }
 

@@ -8,8 +8,9 @@
 //     strategy: {name: random, trials: 200, batch: 8, seed: 1}
 //
 // Each trial is the experiment with the trial's values as `-p KEY=VALUE` overrides (search/trial.h).
-// Batches of trials run in parallel on TBB; results are reported to the strategy in trial-id order,
-// so the outcome is the same for any thread count. Every finished trial is appended to a journal
+// Batches of trials run in parallel on TBB threads and MPI ranks (search/trial_distribution.h);
+// results are reported to the strategy in trial-id order, so the outcome is the same for any
+// thread and rank count. Every finished trial is appended to a journal
 // (JSON lines, flushed at once); a rerun with `resume` takes the journal's trials instead of
 // evaluating them again, so a killed search continues where it stopped and ends the same.
 #pragma once
@@ -20,9 +21,12 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/base/enum_table.h"
 #include "search/space.h"
 #include "search/strategy.h"
+#include "search/trial_distribution.h"
 #include "sim/config/config_node.h"
 #include "sim/run/run_cache.h"
 
@@ -75,11 +79,27 @@ void check_search_space_keys(const ConfigNode& base, const std::string& config_f
 // base experiment's device reports: Device::metric_names), listing those that are.
 void check_search_metrics(const SearchSettings& settings, const std::vector<std::string>& metrics);
 
+// One of N shards of a search whose trials are independent (Strategy::trials_are_independent):
+// shard K takes the trials whose id mod N is K (dse run --shard K/N; dse merge joins them).
+struct SearchShard {
+  std::int64_t index = 0;
+  std::int64_t count = 1;
+  bool holds(std::int64_t trial_id) const { return trial_id % count == index; }
+};
+// "K/N" with 0 <= K < N; UserError naming `flag` otherwise.
+SearchShard parse_shard(const std::string& text, const std::string& flag);
+// A search's journal header text: its description, and the shard where there is one (a shard's
+// journal resumes only that shard).
+std::string journal_description(const SearchSettings& settings, const std::optional<SearchShard>& shard);
+
 struct SearchRunOptions {
-  std::string journal_path;  // "" = no journal (search/journal.h: it also locks the output)
-  bool resume = false;       // continue from the journal's trials
-  bool force = false;        // start over, discarding a journal that holds trials
-  int threads = 0;           // 0 = TBB's default (all cores)
+  std::string journal_path;          // "" = no journal (search/journal.h: it also locks the output)
+  bool resume = false;               // continue from the journal's trials
+  bool force = false;                // start over, discarding a journal that holds trials
+  int threads = 0;                   // 0 = TBB's default (all cores)
+  DistributionOptions distribution;  // across MPI ranks (its threads: from `threads`)
+  std::optional<SearchShard> shard;  // only this shard's trials
+  nlohmann::json journal_extra = nlohmann::json::object();  // more journal header fields (a shard's config)
   // What the trials share (graphs, timing models, baselines); null: the search makes its own.
   std::shared_ptr<RunCache> cache;
   std::function<void(std::int64_t done, std::int64_t total, const std::optional<TrialResult>& best)> progress;
@@ -92,6 +112,10 @@ struct SearchOutcome {
   std::int64_t evaluated = 0;           // trials simulated in this run (the rest came from the journal
                                         // or repeated an earlier trial's values)
   double wall_s = 0;
+  Distribution distribution = Distribution::dynamic;
+  std::vector<RankLoad> ranks;  // every rank's load, in rank order (one entry without MPI)
+  std::optional<SearchShard> shard;
+  std::vector<std::string> merged_from;  // dse merge: the shards' files
 };
 
 // `base` is the experiment without its search block.

@@ -59,6 +59,9 @@ class Strategy {
   virtual ~Strategy() = default;
   virtual std::vector<Trial> propose(std::int64_t n) = 0;
   virtual void report(const TrialResult& result) = 0;
+  // True when which trials it proposes never depends on results (grid, random, Sobol, Latin
+  // hypercube): such a search can be cut into shards run apart (dse run --shard K/N).
+  virtual bool trials_are_independent() const { return false; }
 };
 
 using StrategyRegistry = Registry<Strategy>;
@@ -69,6 +72,7 @@ class IndexedStrategy : public Strategy {
  public:
   std::vector<Trial> propose(std::int64_t n) final;
   void report(const TrialResult&) final {}
+  bool trials_are_independent() const final { return true; }
 
  protected:
   virtual std::int64_t limit() const = 0;

@@ -91,21 +91,21 @@ JsonLinesJournal::JsonLinesJournal(std::string path, nlohmann::json header, Jour
   const bool append = start == JournalStart::resume && has_records;
   file_.reset(std::fopen(path_.c_str(), append ? "a" : "w"));
   if (!file_) throw UserError(path_ + ": cannot write the " + journal + ": " + system_reason());
-  if (!append) write(json_line(header));
+  if (!append) write(json_line(header), true);
 }
 
 JsonLinesJournal::Descriptor::~Descriptor() {
   if (fd >= 0) ::close(fd);  // releases the lock
 }
 
-void JsonLinesJournal::write(const std::string& text) {
+void JsonLinesJournal::write(const std::string& text, bool flush) {
   errno = 0;
-  if (std::fputs(text.c_str(), file_.get()) < 0 || std::fflush(file_.get()) != 0)
+  if (std::fputs(text.c_str(), file_.get()) < 0 || (flush && std::fflush(file_.get()) != 0))
     throw UserError(path_ + ": cannot append to the " + words_.owner +
                     " journal: " + (errno ? system_reason() : std::string("write failed")) + "; the " + words_.record +
                     "s before this one are kept (--resume once there is room)");
 }
 
-void JsonLinesJournal::append(const nlohmann::json& record) { write(json_line(record)); }
+void JsonLinesJournal::append(const nlohmann::json& record, bool flush) { write(json_line(record), flush); }
 
 }  // namespace dse

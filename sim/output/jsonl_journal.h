@@ -46,11 +46,15 @@ class JsonLinesJournal {
   const std::vector<nlohmann::json>& records() const { return records_; }
   // The line cut short by a kill, if the journal ended in one (dropped).
   std::optional<int> cut_line() const { return cut_line_; }
-  // Appends one record; UserError with the system's reason if it cannot be written in full.
-  void append(const nlohmann::json& record);
+  // Appends one record; UserError with the system's reason if it cannot be written in full. With
+  // `flush` false it stays in the buffer until a later append flushes (several records written in
+  // one system call: the search's coordinator journals a request's results so).
+  void append(const nlohmann::json& record, bool flush = true);
+  // Appends a record already written as its line (json_line's text, newline included).
+  void append_line(const std::string& line, bool flush = true) { write(line, flush); }
 
  private:
-  void write(const std::string& text);
+  void write(const std::string& text, bool flush);
 
   struct Descriptor {  // closed (and the lock released) by its destructor, also when the constructor throws
     int fd = -1;
