@@ -4,11 +4,15 @@
 // session held out (hwcal/session_fit.h).
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "cli/command.h"
 #include "cli/progress_bar.h"
+#include "cli/validation_h5.h"
 #include "hwcal/calibrate.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "sim/output/hdf5_file.h"
 
 namespace dse {
 namespace {
@@ -129,6 +133,7 @@ int calibrate_command(CalibrateCliOptions& options) {
 
 struct ValidateCalibrationOptions {
   std::string file;
+  std::string output;  // the rows as a validation HDF5 file for dse report
   OutputMode mode;
 };
 
@@ -143,7 +148,10 @@ int validate_calibration(const ValidateCalibrationOptions& options) {
   if (!spec_file)
     throw UserError(options.file + ": session.gpu: expected a GPU spec (dse list gpu), found '" + file.session->gpu +
                     "'");
+  std::optional<Hdf5File> out;  // opened first: an output that cannot be written stops before the work
+  if (!options.output.empty()) out.emplace(options.output);
   const CalibrationCheck check = check_calibration(file, read_gpu_spec(load_config_file(*spec_file)));
+  if (out) write_calibration_validation_h5(*out, options.file, file.session->gpu, check);
   if (!options.mode.quiet) {
     fmt::print(options.mode.human(), "calibration       {} ({} on {}, {})\n", options.file, file.session->gpu,
                file.session->device, file.session->date_utc);
@@ -189,6 +197,11 @@ Subcommand add_calibration_command(CLI::App& app) {
   validate->add_option("file", options->file, "A calibration file written by dse calibrate")
       ->required()
       ->check(CLI::ExistingFile);
+  validate
+      ->add_option("--output", options->output,
+                   "Also write every row, predicted with the defaults and (held-out rows) with the calibration, "
+                   "as an HDF5 file dse report draws")
+      ->type_name("FILE.h5");
   add_output_flags(*validate, options->mode, true);
   return {command, [options] { return validate_calibration(*options); }};
 }

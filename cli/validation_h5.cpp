@@ -74,6 +74,21 @@ void write_kernel_validation_h5(Hdf5File& out, const std::map<std::string, Devic
   write_rows(out, config, sources, run.fit ? "fitted to these rows (--fit)" : kDefaultKernelCalibrationSource, rows);
 }
 
+void write_calibration_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu,
+                                     const CalibrationCheck& check) {
+  std::vector<ValidationRow> rows;
+  for (std::size_t i = 0; i < check.rows.size(); ++i) {
+    const auto& r = check.rows[i];
+    const KernelMeasurement& m = *r.measurement;
+    ValidationRow row{gpu, m.op, file, static_cast<std::int64_t>(i + 1), m.b, m.m, m.n, m.k, m.latency_ms,
+                      r.default_ms};
+    if (r.held_out) row.held_out_ms = r.fitted_ms;
+    rows.push_back(std::move(row));
+  }
+  const std::string config = fmt::format("# dse calibration validate\nvalidate: calibration\nfile: '{}'\n", file);
+  write_rows(out, config, file, file, rows);
+}
+
 void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::vector<E2eRow>& e2e_rows) {
   std::vector<ValidationRow> rows;
   for (const auto& r : e2e_rows) {

@@ -12,6 +12,7 @@
 #include "hwcal/e2e_validation.h"
 #include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
+#include "hwcal/session_fit.h"
 
 namespace dse {
 
@@ -38,6 +39,11 @@ struct KernelValidationRun {
 void write_kernel_validation_h5(Hdf5File& out, const std::map<std::string, DeviceRows>& devices,
                                 const KernelValidationRun& run);
 void write_e2e_validation_h5(Hdf5File& out, const std::string& file, const std::vector<E2eRow>& rows);
+// `dse calibration validate FILE --output X.h5`: every row the session measured, predicted with the
+// default calibration (predicted_ms) and, for the rows the fit held out, with the file's calibration
+// (held_out_ms; NaN for the rows it was fitted to).
+void write_calibration_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu,
+                                     const CalibrationCheck& check);
 void write_gemm_validation_h5(Hdf5File& out, const std::string& file, const std::string& gpu, const std::string& dtype,
                               const std::vector<GemmRow>& rows);
 

@@ -95,6 +95,7 @@ CalibrationCheck check_calibration(const CalibrationFile& file, const GpuSpec& s
     const double measured = row.op.latency_ms;
     const double by_default = predict_latency_s(row.op, defaults) * 1e3,
                  by_fit = predict_latency_s(row.op, fitted) * 1e3;
+    check.rows.push_back({&row.op, row.held_out, by_default, by_fit});
     if (row.held_out) {
       default_errors[row.op.op].push_back(std::abs(by_default / measured - 1));
       fitted_errors[row.op.op].push_back(std::abs(by_fit / measured - 1));

@@ -54,6 +54,13 @@ struct CalibrationCheck {
   };
   std::vector<Model> models;
   ErrorSummary pairs_default, pairs_fitted;  // two kernels at once
+  // Every measured row, predicted with the defaults and with the file's calibration.
+  struct Row {
+    const KernelMeasurement* measurement = nullptr;  // into the file's session: valid while the file is
+    bool held_out = false;
+    double default_ms = 0, fitted_ms = 0;
+  };
+  std::vector<Row> rows;
 };
 
 CalibrationCheck check_calibration(const CalibrationFile& file, const GpuSpec& spec);

@@ -86,4 +86,12 @@ for gpu, label in names.items():
               f"({float(r['estimated_speedup']):.2f}×) | {float(r['error_pct']):.2f} ({float(r['estimated_error_pct']):.2f}) "
               f"| {float(r['held_out_mape_pct']):.1f} | {float(r['default_mape_pct']):.1f} |")
 EOF_PY
+# docs/calibration.md's figures: the H100 session in the default mode (exclusive timing, adaptive dop),
+# every row predicted with the default calibration and, for the rows its fit held out, with the
+# session's calibration (dse calibration validate --output; the file is committed).
+session=$out/h100_sxm_exclusive_none_adaptive
+"$dse" calibration validate "$session.yaml" --output "$session.validation.h5" -q
+"$dse" report "$session.validation.h5" --out "$out/report" > /dev/null
+cp "$out/report/predicted_vs_measured.png" docs/img/calibration_h100_predicted_vs_measured.png
+cp "$out/report/error_by_op_gpu.png" docs/img/calibration_h100_error_by_op.png
 echo "docs/calibration.md updated; results in $out" >&2

@@ -422,18 +422,21 @@ def plot_validation(run, figs, prefix):
     what = "model" if run.tree.get("validate") == "e2e" else "op kind"  # end-to-end rows are grouped by model
     gpu, op = np.array(v["gpu"]), np.array(v["op"])
     measured = np.asarray(v["measured_ms"], dtype=float)
-    columns = [("predicted_ms", "dse (calibration used)")]
+    session = run.tree.get("validate") == "calibration"  # dse calibration validate --output
+    columns = [("predicted_ms", "default calibration" if session else "dse (calibration used)")]
     held = np.asarray(v["held_out_ms"], dtype=float)
     if np.isfinite(held).any():
-        columns.append(("held_out_ms", "held out (fitted without that GPU)"))
+        columns.append(("held_out_ms", "session's calibration, held-out rows" if session
+                        else "held out (fitted without that GPU)"))
     gpus = sorted(set(gpu))
     fig, axes = plt.subplots(1, len(columns), figsize=(6.0 * len(columns), 5.2), squeeze=False)
     lo, hi = measured[measured > 0].min(), measured.max()
     line = np.array([lo, hi])
     for ax, (key, title) in zip(axes[0], columns):
         predicted = np.asarray(v[key], dtype=float)
+        drawn = np.isfinite(predicted)  # a calibration's fitted rows have no held-out prediction
         for i, g in enumerate(gpus):
-            sel = gpu == g
+            sel = (gpu == g) & drawn
             ax.scatter(measured[sel], predicted[sel], s=4 if len(measured) > 500 else 18, alpha=0.6,
                        color=plt.cm.tab10(i % 10), label=g)
         ax.plot(line, line, color="k", lw=1)
@@ -444,9 +447,9 @@ def plot_validation(run, figs, prefix):
         ax.set_yscale("log")
         ax.set_xlabel("measured, ms")
         ax.set_ylabel("predicted, ms")
-        within = np.abs(predicted / measured - 1)
-        ax.set_title(f"{title}: {np.mean(within <= 0.1):.0%} within 10 %, {np.mean(within <= 0.2):.0%} within 20 %",
-                     fontsize=10)
+        within = np.abs(predicted[drawn] / measured[drawn] - 1)
+        ax.set_title(f"{title}: {np.mean(within <= 0.1):.0%} of {drawn.sum()} within 10 %, "
+                     f"{np.mean(within <= 0.2):.0%} within 20 %", fontsize=9)
         handles, labels = ax.get_legend_handles_labels()
         unique = dict(zip(labels, handles))
         ax.legend(unique.values(), unique.keys(), fontsize=7, markerscale=3)
@@ -455,13 +458,14 @@ def plot_validation(run, figs, prefix):
     figs.save(fig, f"{prefix}predicted_vs_measured", f"{run.label}: every row's predicted against measured latency")
     # Mean absolute percentage error by op kind and GPU.
     ops = sorted(set(op))
-    fig, ax = plt.subplots(figsize=(max(6.4, 1.2 * len(ops) * len(columns) + 2), 4.2))
+    fig, ax = plt.subplots(figsize=(min(14.0, max(6.4, 0.6 * len(ops) * len(gpus) * len(columns) + 2)), 4.2))
     width = 0.8 / (len(gpus) * len(columns))
     for c, (key, title) in enumerate(columns):
         predicted = np.asarray(v[key], dtype=float)
         err = 100 * np.abs(predicted / measured - 1)
         for i, g in enumerate(gpus):
-            mape = [err[(gpu == g) & (op == o)].mean() if ((gpu == g) & (op == o)).any() else 0 for o in ops]
+            mape = [np.nanmean(err[(gpu == g) & (op == o)]) if np.isfinite(err[(gpu == g) & (op == o)]).any() else 0
+                    for o in ops]
             x = np.arange(len(ops)) + (c * len(gpus) + i) * width - 0.4 + width / 2
             ax.bar(x, mape, width, color=plt.cm.tab10(i % 10), alpha=1.0 if c == 0 else 0.45,
                    label=f"{g}" + ("" if c == 0 else " (held out)"))
@@ -557,7 +561,7 @@ def validation_table(run):
             sel = (gpu == g) & (op == o)
             e = 100 * np.abs(predicted[sel] / measured[sel] - 1)
             h = 100 * np.abs(held[sel] / measured[sel] - 1)
-            held_cell = f"{h.mean():.1f}" if np.isfinite(h).all() else "-"
+            held_cell = f"{np.nanmean(h):.1f} ({np.isfinite(h).sum()})" if np.isfinite(h).any() else "-"
             rows += (f"<tr><td>{html.escape(g)}</td><td>{html.escape(o)}</td><td>{sel.sum()}</td>"
                      f"<td>{e.mean():.1f}</td><td>{np.mean(e <= 20):.0%}</td><td>{held_cell}</td></tr>")
     return ("<table><tr><th>GPU</th><th>op</th><th>rows</th><th>MAPE %</th><th>within 20 %</th>"

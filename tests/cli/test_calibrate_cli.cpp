@@ -41,6 +41,14 @@ TEST(Cli, CalibrateRunsASessionWritesACalibrationAndDseRunUsesIt) {
   const CliResult check = run_dse("calibration validate " + file + " --json -q");
   ASSERT_EQ(check.exit_code, 0) << check.err;
   EXPECT_EQ(nlohmann::json::parse(check.out)["check"], json["check"]);
+  // --output: every row as a validation file that dse report draws (scatter and error by op).
+  const std::string rows = (dir / "rows.h5").string();
+  const CliResult written = run_dse("calibration validate " + file + " -q --output " + rows);
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  const CliResult report = run_dse("report " + rows + " --out " + (dir / "report").string());
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_TRUE(fs::exists(dir / "report" / "predicted_vs_measured.png")) << report.out;
+  EXPECT_TRUE(fs::exists(dir / "report" / "error_by_op_gpu.png")) << report.out;
   // Bad input names the key.
   const CliResult bad = run_dse("calibrate --backend simulated -q -p parallel.beta=7 --output " + file);
   EXPECT_EQ(bad.exit_code, 2);
