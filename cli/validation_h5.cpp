@@ -80,8 +80,8 @@ void write_calibration_validation_h5(Hdf5File& out, const std::string& file, con
   for (std::size_t i = 0; i < check.rows.size(); ++i) {
     const auto& r = check.rows[i];
     const KernelMeasurement& m = *r.measurement;
-    ValidationRow row{gpu, m.op, file, static_cast<std::int64_t>(i + 1), m.b, m.m, m.n, m.k, m.latency_ms,
-                      r.default_ms};
+    ValidationRow row{gpu, m.op,         file,        static_cast<std::int64_t>(i + 1), m.b, m.m, m.n,
+                      m.k, m.latency_ms, r.default_ms};
     if (r.held_out) row.held_out_ms = r.fitted_ms;
     rows.push_back(std::move(row));
   }
