@@ -31,7 +31,7 @@ nlohmann::json journal_number(double value) {
 
 nlohmann::json trial_result_json(const TrialResult& r, double wall_s) {
   nlohmann::json metrics = nlohmann::json::object();
-  for (const auto& [name, value] : r.metrics) metrics[name] = journal_number(value);
+  for (const auto& [name, value] : r.metrics) metrics[name.str()] = journal_number(value);
   nlohmann::json scores = nlohmann::json::array();
   for (const double score : r.scores) scores.push_back(journal_number(score));
   return {{"id", r.trial.id},

@@ -70,7 +70,7 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
   std::vector<double> objectives;
   std::map<std::string, std::vector<double>> metrics;
   for (const auto& r : outcome.trials)
-    for (const auto& [name, value] : r.metrics) metrics[name];
+    for (const auto& [name, value] : r.metrics) metrics[name.str()];
   for (const auto& r : outcome.trials) {
     ids.push_back(r.trial.id);
     statuses.push_back(trial_status_name(r.status));
@@ -123,7 +123,7 @@ nlohmann::json trial_json(const SearchSettings& settings, const TrialResult& r) 
   for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
     values[settings.space.parameters[p].key] = r.trial.values[p];
   nlohmann::json metrics = nlohmann::json::object();
-  for (const auto& [name, value] : r.metrics) metrics[name] = value;
+  for (const auto& [name, value] : r.metrics) metrics[name.str()] = value;
   return {{"trial", r.trial.id}, {"values", values}, {"metrics", metrics}};
 }
 }  // namespace

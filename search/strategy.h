@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/base/registry.h"
+#include "search/metric_values.h"
 #include "search/space.h"
 #include "sim/config/config_node.h"
 
@@ -33,7 +34,7 @@ std::string trial_status_name(TrialStatus status);
 struct TrialResult {
   Trial trial;
   TrialStatus status = TrialStatus::ok;
-  std::map<std::string, double> metrics;
+  MetricValues metrics;             // search/metric_values.h: compact, for sweeps of millions of trials
   std::optional<double> objective;  // set for ok trials: the primary score (= scores[0])
   std::vector<double> scores;       // ok trials: every objective, larger is better (minimised ones negated)
   std::string message;              // why a trial failed or was infeasible

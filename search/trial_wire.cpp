@@ -36,7 +36,7 @@ void write_wire_trial(std::string& out, std::size_t index, const TrialResult& r,
   for (const auto& value : r.trial.values) put_text(out, value);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(r.metrics.size()));
   for (const auto& [name, value] : r.metrics) {
-    put_text(out, name);
+    put_text(out, name.str());
     put<double>(out, value);
   }
   put_text(out, r.message);
@@ -94,8 +94,8 @@ WireTrial WireReader::trial() {
   };
   for (std::uint32_t n = count(), k = 0; k < n; ++k) r.trial.values.push_back(text());
   for (std::uint32_t n = count(), k = 0; k < n; ++k) {
-    std::string name = text();
-    r.metrics.emplace_hint(r.metrics.end(), std::move(name), f64());
+    const std::string name = text();
+    r.metrics[name] = f64();
   }
   r.message = text();
   const bool has_objective = u8() != 0;
