@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Under mpirun, rank 0 hands trials out as ranks ask (--distribution dynamic, the default): on a
 # sweep whose trials differ 100x in cost (configs/cluster/mixed_cost_sweep.yaml) the journal holds
-# the same trials as one process's with 2 ranks, 4 ranks (oversubscribed) and the static split; the
+# the same trials as one process's with 2 ranks, 4 ranks (oversubscribed) and the static split, and
+# so do aging evolution and Bayesian optimisation (which learn from each batch's results); the
 # result file records the ranks and each one's load; a job killed with kill -9 and resumed with
 # --resume loses and repeats no trial.
 #   tests/mpi/dynamic_distribution.sh DSE MPIRUN
@@ -16,6 +17,13 @@ config=configs/cluster/mixed_cost_sweep.yaml
 "$mpirun" -n 2 --oversubscribe "$dse" run "$config" -p output="$work/two.h5" -q --threads 1 --json > "$work/two.json"
 "$mpirun" -n 4 --oversubscribe "$dse" run "$config" -p output="$work/four.h5" -q --threads 1
 "$mpirun" -n 2 --oversubscribe "$dse" run "$config" -p output="$work/static.h5" -q --threads 1 --distribution static
+# Strategies that learn from results: rank 0 sends every rank each batch's results.
+for strategy in "aging_evolution, population: 8" "bayes_opt"; do
+  name=${strategy%%,*}
+  learn=(-p "search.strategy={name: $strategy, trials: 32, batch: 8, seed: 3}")
+  "$dse" run "$config" "${learn[@]}" -p output="$work/${name}_one.h5" -q --threads 2
+  "$mpirun" -n 2 --oversubscribe "$dse" run "$config" "${learn[@]}" -p output="$work/${name}_two.h5" -q --threads 1
+done
 
 # Kill and resume: a longer sweep, killed once its journal holds 40 of its 480 trials.
 long=(-p search.strategy.trials=480)
@@ -58,6 +66,9 @@ costs = [json.loads(l)["wall_s"] for l in open(f"{work}/one.journal.jsonl") if '
 assert len(one) == 64, len(one)
 for name in ("two", "four", "static"):
     assert trials(name) == one, f"{name}: journal differs from one process's"
+for name in ("aging_evolution", "bayes_opt"):
+    a, b = trials(f"{name}_one"), trials(f"{name}_two")
+    assert len(a) == 32 and a == b, f"{name}: journal on 2 ranks differs from one process's"
 with h5py.File(f"{work}/two.h5") as f:
     assert f["meta/ranks"][()] == 2, f["meta/ranks"][()]
     assert f["meta/distribution"][()].decode() == "dynamic"
