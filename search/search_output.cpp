@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <limits>
 
@@ -65,42 +66,49 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
   write_meta(file, config_file, "", {}, {});
   write_rank_loads(file, outcome);
   file.group("/trials");
-  std::vector<std::int64_t> ids;
-  std::vector<std::string> statuses, messages;
-  std::vector<double> objectives;
-  std::map<std::string, std::vector<double>> metrics;
-  for (const auto& r : outcome.trials)
-    for (const auto& [name, value] : r.metrics) metrics[name.str()];
-  for (const auto& r : outcome.trials) {
-    ids.push_back(r.trial.id);
-    statuses.push_back(trial_status_name(r.status));
-    messages.push_back(r.message);
-    objectives.push_back(r.objective ? (settings.primary().maximize ? *r.objective : -*r.objective) : std::nan(""));
-    for (auto& [name, column] : metrics) {
-      const auto it = r.metrics.find(name);
-      column.push_back(it == r.metrics.end() ? std::nan("") : it->second);
-    }
-  }
-  file.integers("/trials/id", ids);
-  // Convergence: the best primary metric among trials 0..i.
-  std::vector<double> best_so_far;
-  std::optional<double> best_score;
-  for (const auto& r : outcome.trials) {
-    if (r.objective && (!best_score || *r.objective > *best_score)) best_score = r.objective;
-    best_so_far.push_back(best_score ? (settings.primary().maximize ? *best_score : -*best_score) : std::nan(""));
-  }
-  file.doubles("/trials/best_so_far", best_so_far);
-  file.strings("/trials/status", statuses);
-  file.strings("/trials/message", messages);
-  file.doubles("/trials/objective", objectives);
-  file.group("/trials/parameters");
-  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p) {
+  // One column at a time, each freed once written: for a million trials every column is 8-32 MB,
+  // held beside the trials and the file being built (docs/cluster.md).
+  const double sign = settings.primary().maximize ? 1.0 : -1.0;
+  const auto doubles = [&](const std::string& column, const auto& value) {
+    std::vector<double> values;
+    values.reserve(outcome.trials.size());
+    for (const auto& r : outcome.trials) values.push_back(value(r));
+    file.doubles(column, values);
+  };
+  const auto strings = [&](const std::string& column, const auto& value) {
     std::vector<std::string> values;
-    for (const auto& r : outcome.trials) values.push_back(r.trial.values[p]);
-    file.strings("/trials/parameters/" + settings.space.parameters[p].key, values);
+    values.reserve(outcome.trials.size());
+    for (const auto& r : outcome.trials) values.push_back(value(r));
+    file.strings(column, values);
+  };
+  {
+    std::vector<std::int64_t> ids;
+    ids.reserve(outcome.trials.size());
+    for (const auto& r : outcome.trials) ids.push_back(r.trial.id);
+    file.integers("/trials/id", ids);
   }
+  // Convergence: the best primary metric among trials 0..i.
+  std::optional<double> best_score;
+  doubles("/trials/best_so_far", [&](const TrialResult& r) {
+    if (r.objective && (!best_score || *r.objective > *best_score)) best_score = r.objective;
+    return best_score ? sign * *best_score : std::nan("");
+  });
+  strings("/trials/status", [](const TrialResult& r) { return trial_status_name(r.status); });
+  strings("/trials/message", [](const TrialResult& r) { return r.message; });
+  doubles("/trials/objective", [&](const TrialResult& r) { return r.objective ? sign * *r.objective : std::nan(""); });
+  file.group("/trials/parameters");
+  for (std::size_t p = 0; p < settings.space.parameters.size(); ++p)
+    strings("/trials/parameters/" + settings.space.parameters[p].key,
+            [p](const TrialResult& r) { return r.trial.values[p]; });
   file.group("/trials/metrics");
-  for (const auto& [name, column] : metrics) file.doubles("/trials/metrics/" + name, column);
+  std::set<std::string> names;
+  for (const auto& r : outcome.trials)
+    for (const auto& entry : r.metrics) names.insert(entry.first.str());
+  for (const auto& name : names)
+    doubles("/trials/metrics/" + name, [&name](const TrialResult& r) {
+      const auto it = r.metrics.find(name);
+      return it == r.metrics.end() ? std::nan("") : it->second;
+    });
   file.group("/pareto");
   std::vector<std::int64_t> front_ids;
   for (const auto i : pareto_front(outcome.trials)) front_ids.push_back(outcome.trials[i].trial.id);
