@@ -101,9 +101,13 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
     strings("/trials/parameters/" + settings.space.parameters[p].key,
             [p](const TrialResult& r) { return r.trial.values[p]; });
   file.group("/trials/metrics");
-  std::set<std::string> names;
+  // The metrics any trial has: names are interned, so a pointer comparison finds the few distinct ones.
+  std::vector<MetricName> seen;
   for (const auto& r : outcome.trials)
-    for (const auto& entry : r.metrics) names.insert(entry.first.str());
+    for (const auto& entry : r.metrics)
+      if (std::find(seen.begin(), seen.end(), entry.first) == seen.end()) seen.push_back(entry.first);
+  std::set<std::string> names;
+  for (const auto& name : seen) names.insert(name.str());
   for (const auto& name : names)
     doubles("/trials/metrics/" + name, [&name](const TrialResult& r) {
       const auto it = r.metrics.find(name);
