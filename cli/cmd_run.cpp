@@ -68,9 +68,7 @@ int run_search_experiment(const RunOptions& options, const ConfigNode& config, c
   const bool lead = RankGroup::world().rank() == 0;  // under mpirun, rank 0 alone writes and prints
   const SearchSettings& settings = search.settings;
   const std::int64_t trials =
-      run_options.shard ? (settings.options.trials + run_options.shard->count - 1 - run_options.shard->index) /
-                              run_options.shard->count
-                        : settings.options.trials;
+      run_options.shard ? run_options.shard->share(settings.options.trials) : settings.options.trials;
   ProgressBar bar("search", static_cast<std::size_t>(trials));
   if (lead)
     run_options.progress = [&bar, &settings](std::int64_t done, std::int64_t, const std::optional<TrialResult>& best) {

@@ -262,14 +262,17 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   constexpr std::size_t kMemoEntries = 65536;
   std::map<std::vector<std::string>, TrialResult> memo;
   std::deque<std::vector<std::string>> memo_order;
-  const auto journal_line = [&](const TrialResult& result, double wall, bool flush = true) {
+  // `line`: the result's journal line as another rank already wrote it (search/trial_wire.h).
+  const auto journal_line = [&](const TrialResult& result, double wall, bool flush = true,
+                                const std::string* line = nullptr) {
     if (!journal) return;
     const std::lock_guard lock(journal_mutex);
-    journal->append(result, wall, flush);
+    if (line)
+      journal->append_line(*line, flush);
+    else
+      journal->append(result, wall, flush);
   };
-  const std::int64_t expected =
-      options.shard ? (settings.options.trials + options.shard->count - 1 - options.shard->index) / options.shard->count
-                    : settings.options.trials;
+  const std::int64_t expected = options.shard ? options.shard->share(settings.options.trials) : settings.options.trials;
   for (;;) {
     std::vector<Trial> batch = strategy->propose(settings.batch);
     if (batch.empty()) break;
@@ -308,12 +311,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
     }
     work.evaluate = [&](std::size_t i) { return evaluate(base, config_file, settings, batch[i], cache); };
     work.finished = [&](std::size_t, const TrialResult& result, double wall_s, const std::string* line,
-                        bool more_follow) {
-      if (!line) return journal_line(result, wall_s, !more_follow);
-      if (!journal) return;
-      const std::lock_guard lock(journal_mutex);
-      journal->append_line(*line, !more_follow);
-    };
+                        bool more_follow) { journal_line(result, wall_s, !more_follow, line); };
     work.results_everywhere = !strategy->trials_are_independent();
     distributor.run_batch(work, results, wall);
     outcome.evaluated += static_cast<std::int64_t>(work.todo.size());

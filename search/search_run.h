@@ -85,6 +85,8 @@ struct SearchShard {
   std::int64_t index = 0;
   std::int64_t count = 1;
   bool holds(std::int64_t trial_id) const { return trial_id % count == index; }
+  // How many of trial ids 0 .. trials - 1 it holds.
+  std::int64_t share(std::int64_t trials) const { return (trials + count - 1 - index) / count; }
 };
 // "K/N" with 0 <= K < N; UserError naming `flag` otherwise.
 SearchShard parse_shard(const std::string& text, const std::string& flag);

@@ -9,7 +9,6 @@
 #include <optional>
 #include <thread>
 
-#include "search/journal.h"
 #include "search/parallel_for.h"
 #include "search/trial_wire.h"
 
@@ -31,6 +30,12 @@ std::string request_text(std::int64_t batch, bool final, const std::string& reco
   write_u64(out, static_cast<std::uint64_t>(batch));
   write_u8(out, final ? 1 : 0);
   return out + records;
+}
+
+// A trial another rank ran, into its place in the batch (its journal line, if any, stays in `trial`).
+void take(WireTrial&& trial, std::vector<TrialResult>& results, std::vector<double>& wall_s) {
+  results.at(trial.index) = std::move(trial.result);
+  wall_s.at(trial.index) = trial.wall_s;
 }
 
 // Runs `threads` copies of `body` on their own threads; an exception escaping one ends the job
@@ -73,11 +78,7 @@ void static_split(const RankGroup& ranks, const BatchWork& work, std::vector<Tri
   std::string records;
   for (const auto i : mine) write_wire_trial(records, i, results[i], wall_s[i], false);
   for (const auto& text : ranks.allgather(records))
-    for (WireReader in(text); !in.done();) {
-      WireTrial t = in.trial();
-      results.at(t.index) = std::move(t.result);
-      wall_s.at(t.index) = t.wall_s;
-    }
+    for (WireReader in(text); !in.done();) take(in.trial(), results, wall_s);
   load.exchange_s += seconds_since(exchange);
   if (ranks.rank() == 0 && work.finished)
     for (std::size_t k = 0; k < work.todo.size(); ++k)
@@ -144,8 +145,7 @@ void coordinate(const RankGroup& ranks, const DistributionOptions& options, cons
       const std::lock_guard lock(mutex);
       while (!in.done()) {
         WireTrial t = in.trial();
-        results.at(t.index) = std::move(t.result);
-        wall_s.at(t.index) = t.wall_s;
+        take(std::move(t), results, wall_s);
         if (work.finished) work.finished(t.index, results[t.index], t.wall_s, &t.journal_line, !in.done());
       }
       if (final) {
@@ -180,8 +180,7 @@ void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& opt
   std::condition_variable changed;
   std::deque<std::size_t> queue;
   bool handed_out = false;  // rank 0 has no more trials of this batch
-  int running = 0;
-  std::string finished;  // records of the trials finished since the last request
+  std::string finished;     // records of the trials finished since the last request
   std::vector<std::thread> pool;
   run_threads(
       ranks, options.threads,
@@ -194,7 +193,6 @@ void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& opt
             if (queue.empty()) return;
             i = queue.front();
             queue.pop_front();
-            ++running;
           }
           changed.notify_all();
           const auto start = Clock::now();
@@ -205,7 +203,6 @@ void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& opt
             write_wire_trial(finished, i, result, wall, true);
             load.busy_s += wall;
             ++load.trials;
-            --running;
           }
           changed.notify_all();
         }
@@ -237,35 +234,17 @@ void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& opt
   if (!work.results_everywhere) return;
   const auto exchange = Clock::now();
   const std::string records = ranks.broadcast("");
-  for (WireReader in(records); !in.done();) {
-    WireTrial t = in.trial();
-    results.at(t.index) = std::move(t.result);
-    wall_s.at(t.index) = t.wall_s;
-  }
+  for (WireReader in(records); !in.done();) take(in.trial(), results, wall_s);
   load.exchange_s += seconds_since(exchange);
 }
 
 }  // namespace
 
-nlohmann::json rank_load_json(const RankLoad& l) {
-  return {{"rank", l.rank},         {"threads", l.threads},       {"trials", l.trials},
-          {"busy_s", l.busy_s},     {"wall_s", l.wall_s},         {"coordinator_s", l.coordinator_s},
-          {"requests", l.requests}, {"exchange_s", l.exchange_s}, {"batches", l.batches}};
-}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankLoad, rank, threads, trials, busy_s, wall_s, coordinator_s, requests, exchange_s,
+                                   batches)
 
-RankLoad rank_load_from_json(const nlohmann::json& j) {
-  RankLoad l;
-  l.rank = j.at("rank").get<int>();
-  l.threads = j.at("threads").get<int>();
-  l.trials = j.at("trials").get<std::int64_t>();
-  l.busy_s = j.at("busy_s").get<double>();
-  l.wall_s = j.at("wall_s").get<double>();
-  l.coordinator_s = j.at("coordinator_s").get<double>();
-  l.requests = j.at("requests").get<std::int64_t>();
-  l.exchange_s = j.at("exchange_s").get<double>();
-  l.batches = j.at("batches").get<std::int64_t>();
-  return l;
-}
+nlohmann::json rank_load_json(const RankLoad& load) { return load; }
+RankLoad rank_load_from_json(const nlohmann::json& json) { return json.get<RankLoad>(); }
 
 TrialDistributor::TrialDistributor(const RankGroup& ranks, const DistributionOptions& options)
     : ranks_(ranks), options_(options) {
