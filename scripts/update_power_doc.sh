@@ -29,9 +29,15 @@ for clock in 1063 1303 1531; do
       -p device.sm_clock_mhz=$clock -p output= --json -q | python3 -c "import json,sys; print(json.load(sys.stdin)['metrics']['power_avg_w'])")")
   done
 done
+windows=()
+for window in 5 1000; do
+  # GPT-2 XL prefill then decode on an H100 held to 350 W: a clock per 5 ms window, or one for the pass.
+  windows+=("$("$dse" run configs/experiments/power_window_llm.yaml -p device.power_window_ms=$window -p output= --json -q)")
+done
 python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32.csv h100_sxm fp32)" \
   "$(gemm h100_sxm_torch_fp16.csv h100_sxm fp16)" "$(gemm v100_sxm2_torch_fp32.csv v100_sxm2 fp32)" \
-  "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" <<'PY' |
+  "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" \
+  "${windows[0]}" "${windows[1]}" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
@@ -88,6 +94,15 @@ for clock in sorted(predicted):
                 f"{p['resnet_v2_50']:.0f} | {p['inception_v3']:.0f} | {p['mobilenet_v1']:.0f} |")
 body += ("\n\n**Tesla P40 under the BatchDVFS paper's runs** (tests/data/batchdvfs, every run's nvidia-smi samples; "
          "samples of the same clock pooled over runs and models; dse's idle for the P40 is the estimate, the spec having no reading):\n\n" + "\n".join(prow))
+wrows = ["| window | prefill ms | decode ms | pass ms | average W | energy J | SM clock MHz (time-averaged) | what the firmware did |",
+         "|---|---:|---:|---:|---:|---:|---:|---|"]
+for label, text in (("5 ms", sys.argv[9]), ("1 s (longer than the pass)", sys.argv[10])):
+    d = json.loads(text)
+    m = d["metrics"]
+    wrows.append(f"| {label} | {m['latency_ms_model0']:.1f} | {m['latency_ms_model1']:.2f} | {m['latency_ms']:.1f} | "
+                 f"{m['power_avg_w']:.1f} | {m['energy_j']:.1f} | {m['sm_clock_mhz']:.0f} | {d['device']['clock']} |")
+body += ("\n\n**A clock per window** (`dse run configs/experiments/power_window_llm.yaml -p device.power_window_ms=W`: "
+         "GPT-2 XL prefill, 1,024 tokens, then one decode step, batch 16, FP16, H100 SXM5 at 350 W):\n\n" + "\n".join(wrows))
 print(body)
 PY
   python3 scripts/replace_doc_section.py docs/power.md power

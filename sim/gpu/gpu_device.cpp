@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/base/ceil_div.h"
 #include "models/base/checked_count.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -49,6 +50,11 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& d
   point_.power_limit_w =
       device.param<double>("power_limit_w").in_range(1, spec_.max_power_limit_w()).with_default(spec_.tdp_w);
   below_driver_minimum_ = point_.power_limit_w < spec_.min_power_limit_w();
+  // The firmware averages power over a sensor period before it moves the clock. NVML's power
+  // reading (nvmlDeviceGetPowerUsage, as torch.cuda.power_draw documents it) is an average over
+  // "between 1 second and 1/6 second, depending on the product": the shortest is the default.
+  const double window_ms = device.param<double>("power_window_ms").in_range(0.001, 60'000).with_default(1000.0 / 6);
+  power_window_ps_ = checked_ps(window_ms * 1e9, "device.power_window_ms in picoseconds");
 }
 
 GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model)
@@ -99,6 +105,19 @@ double average_w(const RunResult& result) {
              : 0;
 }
 
+// The SM clock of the pass averaged over its time (PowerSample::sm_clock_mhz: the clock of the
+// kernel that started last).
+double time_averaged_clock_mhz(const RunResult& result) {
+  if (result.power.empty()) return 0;
+  if (result.makespan_ps <= 0) return result.power.front().sm_clock_mhz;
+  double weighted = 0;
+  for (std::size_t i = 0; i < result.power.size(); ++i) {
+    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
+    weighted += result.power[i].sm_clock_mhz * static_cast<double>(std::max<TimePs>(0, end - result.power[i].start_ps));
+  }
+  return weighted / static_cast<double>(result.makespan_ps);
+}
+
 }  // namespace
 
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
@@ -113,34 +132,45 @@ RunResult GpuDevice::run_at_clock(const Experiment& experiment, double clock_mhz
 RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
                                 WallDeadline deadline) const {
   const double limit = point_.power_limit_w;
-  // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
-  // on is not simulated again (the last one evaluated).
-  std::map<double, RunResult> passes;
-  const auto excess_w = [&](double mhz) {
-    const auto [it, _] = passes.insert_or_assign(mhz, simulate(experiment, mhz, deadline));
-    return average_w(it->second) - limit;
-  };
-  const double floor = clock_floor_mhz_;
-  const FirmwareClock clock = firmware_clock(excess_w, floor, cap, 0.1 / cap);  // to 0.1 MHz
-  RunResult result =
-      passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);
+  std::vector<OpLaunch> launches;
+  RunResult at_cap = simulate(experiment, cap, deadline, {}, &launches);
+  RunResult result;
   std::string reason;
-  switch (clock.held) {
-    case ClockHeld::fits_at_cap:
-      reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit",
-                           cap, cap_name, clock.excess_at_cap_w + limit, limit);
-      break;
-    case ClockHeld::over_at_floor:
-      reason = fmt::format(
-          "{:.0f} MHz, the lowest clock of the table: the {:.0f} W power limit is not met even there ({:.0f} W)", floor,
-          limit, clock.excess_at_floor_w + limit);
-      break;
-    case ClockHeld::by_limit:
-      reason = fmt::format(
-          "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:.0f} MHz) the pass would draw {:.0f} W on "
-          "average",
-          clock.mhz, limit, cap_name, cap, clock.excess_at_cap_w + limit);
-      break;
+  double clock_mhz = 0;  // the pass's, or its time average
+  if (at_cap.makespan_ps > power_window_ps_) {
+    result = run_windowed(experiment, cap, cap_name, std::move(at_cap), std::move(launches), deadline, reason);
+    clock_mhz = time_averaged_clock_mhz(result);
+  } else {
+    // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
+    // on is not simulated again (the last one evaluated).
+    std::map<double, RunResult> passes;
+    passes.emplace(cap, std::move(at_cap));
+    const auto excess_w = [&](double mhz) {
+      auto it = passes.find(mhz);
+      if (it == passes.end()) it = passes.emplace(mhz, simulate(experiment, mhz, deadline)).first;
+      return average_w(it->second) - limit;
+    };
+    const double floor = clock_floor_mhz_;
+    const FirmwareClock clock = firmware_clock(excess_w, floor, cap, 0.1 / cap);  // to 0.1 MHz
+    result = passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);
+    clock_mhz = clock.mhz;
+    switch (clock.held) {
+      case ClockHeld::fits_at_cap:
+        reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit",
+                             cap, cap_name, clock.excess_at_cap_w + limit, limit);
+        break;
+      case ClockHeld::over_at_floor:
+        reason = fmt::format(
+            "{:.0f} MHz, the lowest clock of the table: the {:.0f} W power limit is not met even there ({:.0f} W)",
+            floor, limit, clock.excess_at_floor_w + limit);
+        break;
+      case ClockHeld::by_limit:
+        reason = fmt::format(
+            "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:.0f} MHz) the pass would draw {:.0f} W on "
+            "average",
+            clock.mhz, limit, cap_name, cap, clock.excess_at_cap_w + limit);
+        break;
+    }
   }
   if (below_driver_minimum_)
     reason += fmt::format(" (a what-if: {} accepts limits from {:.0f} W{})", spec_.name, spec_.min_power_limit_w(),
@@ -155,12 +185,108 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
   result.metrics.set("power_peak_w", series_peak_w(result.power, result.makespan_ps, kPeakWindowPs));
   result.metrics.set("energy_per_inference_j", samples > 0 ? energy_j / samples : 0);
   result.metrics.set("perf_per_w", average > 0 ? result.throughput_per_s() / average : 0);
-  result.metrics.set("sm_clock_mhz", clock.mhz);
+  result.metrics.set("sm_clock_mhz", clock_mhz);
   result.metrics.set("power_limit_w", limit);
   return result;
 }
 
-RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const {
+RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, const std::string& cap_name,
+                                  RunResult result, std::vector<OpLaunch> launches, WallDeadline deadline,
+                                  std::string& reason) const {
+  const double limit = point_.power_limit_w, floor = clock_floor_mhz_;
+  const GpuPowerModel& power = timing_->power();
+  const double idle_w = power.idle_w();
+  std::vector<double> clocks(launches.size(), cap);
+  std::vector<FirmwareClock> held;  // per window, of the last round
+  // The windows are those of the pass as it runs: a slower clock stretches the pass and moves ops
+  // into later windows, so the clocks are set again until they settle (at most a few rounds).
+  constexpr int kRounds = 6;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::int64_t windows = std::max<std::int64_t>(1, ceil_div(result.makespan_ps, power_window_ps_));
+    std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(windows));
+    for (std::size_t i = 0; i < launches.size(); ++i)
+      members[static_cast<std::size_t>(std::min(windows - 1, launches[i].start_ps / power_window_ps_))].push_back(i);
+    std::vector<double> next = clocks;
+    held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, 0, 0});
+    for (std::size_t w = 0; w < members.size(); ++w) {
+      if (members[w].empty()) continue;
+      // The window's work: the ops that start in it, from the first one's start to the last end.
+      TimePs from = result.makespan_ps, to = 0;
+      for (const std::size_t i : members[w]) {
+        from = std::min(from, launches[i].start_ps);
+        to = std::max(to, launches[i].end_ps);
+      }
+      if (to <= from) continue;  // ops that launch nothing
+      // The window's ops one after another, each at clock_of(its launch), with the time the window
+      // held nothing else (host gaps) as it ran: its power by the model.
+      double busy_s = 0;
+      for (const std::size_t i : members[w])
+        for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, launches[i].clock_mhz))
+          busy_s += static_cast<double>(k.duration_ps) * 1e-12;
+      const double span_s = static_cast<double>(to - from) * 1e-12;
+      const double gap_s = std::max(0.0, span_s - busy_s);
+      const auto modelled_w = [&](const auto& clock_of) {
+        double seconds = gap_s, joules = idle_w * gap_s;
+        for (const std::size_t i : members[w]) {
+          const double mhz = clock_of(i);
+          const double busy_static_w = power.busy_static_w(mhz);
+          for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, mhz)) {
+            const double s = static_cast<double>(k.duration_ps) * 1e-12;
+            seconds += s;
+            joules += (idle_w + busy_static_w + k.dynamic_w) * s;
+          }
+        }
+        return seconds > 0 ? joules / seconds : idle_w;
+      };
+      // What the window drew as simulated, less what the model gives it at the clocks it ran at:
+      // work spilling across its edges, overlap; carried into the clock it gets next.
+      const double drawn_w = series_energy_j(result.power, from, to, result.makespan_ps) / span_s;
+      const double offset_w = drawn_w - modelled_w([&](std::size_t i) { return launches[i].clock_mhz; });
+      const auto excess_w = [&](double mhz) {
+        return modelled_w([mhz](std::size_t) { return mhz; }) + offset_w - limit;
+      };
+      held[w] = firmware_clock(excess_w, floor, cap, 0.1 / cap);
+      for (const std::size_t i : members[w]) next[i] = held[w].mhz;
+    }
+    bool settled = true;
+    for (std::size_t i = 0; i < next.size(); ++i) settled = settled && std::abs(next[i] - clocks[i]) <= 1e-3 * cap;
+    if (settled) break;
+    clocks = std::move(next);
+    launches.clear();
+    result = simulate(experiment, cap, deadline, clocks, &launches);
+  }
+  // Leakage while busy, at the time-averaged clock (the serving engine splits a pass's power by it).
+  result.busy_static_w = power.busy_static_w(time_averaged_clock_mhz(result));
+  // What the firmware did, window by window.
+  std::size_t at_cap = 0, by_limit = 0, at_floor = 0;
+  double lowest = cap, heaviest_w = 0;
+  for (const FirmwareClock& c : held) {
+    at_cap += c.held == ClockHeld::fits_at_cap;
+    by_limit += c.held == ClockHeld::by_limit;
+    at_floor += c.held == ClockHeld::over_at_floor;
+    lowest = std::min(lowest, c.mhz);
+    heaviest_w = std::max(heaviest_w, c.excess_at_cap_w + limit);
+  }
+  const double pass_ms = ps_to_ms(result.makespan_ps), window_ms = ps_to_ms(power_window_ps_);
+  if (by_limit + at_floor == 0) {
+    reason = fmt::format(
+        "{:.0f} MHz, the {}: every {:g} ms window of the {:.1f} ms pass draws at most {:.0f} W, within the {:.0f} W "
+        "power limit",
+        cap, cap_name, window_ms, pass_ms, heaviest_w, limit);
+  } else {
+    reason = fmt::format(
+        "{:.0f} MHz time-averaged, set per {:g} ms window of the {:.1f} ms pass: {} of {} windows at the {} ({:.0f} "
+        "MHz), "
+        "{} held by the {:.0f} W power limit (down to {:.0f} MHz; at the {} the heaviest would draw {:.0f} W)",
+        time_averaged_clock_mhz(result), window_ms, pass_ms, at_cap, held.size(), cap_name, cap, by_limit + at_floor,
+        limit, lowest, cap_name, heaviest_w);
+    if (at_floor > 0) reason += fmt::format("; {} at the table's lowest clock, over the limit even there", at_floor);
+  }
+  return result;
+}
+
+RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
+                              const std::vector<double>& op_clocks, std::vector<OpLaunch>* launches) const {
   RunResult result;
   result.experiment = experiment.name;
   result.device_kind = kind();
@@ -177,19 +303,30 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   StreamRuntime runtime(engine, gpu);
   for (const int priority : schedule.stream_priority) runtime.create_stream(priority);
 
-  // Board power: idle, plus leakage while anything runs, plus what the running kernels draw.
+  // Board power: idle, plus leakage while anything runs (at the voltage of the clock the last
+  // kernel started at), plus what the running kernels draw.
   const GpuPowerModel& power = timing_->power();
-  const double idle_w = power.idle_w(), busy_static_w = power.busy_static_w(clock_mhz);
+  const double idle_w = power.idle_w();
+  const double first_clock = op_clocks.empty() ? clock_mhz : op_clocks.front();
+  double clock_now = first_clock, busy_static_w = power.busy_static_w(first_clock);
   result.idle_w = idle_w;
   result.busy_static_w = busy_static_w;
   double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
-  result.power.push_back({0, idle_w, clock_mhz});
+  result.power.push_back({0, idle_w, first_clock});
+  gpu.kernel_started.connect([&](const KernelWork& kernel, TimePs) {
+    if (kernel.clock_mhz != clock_now) {
+      clock_now = kernel.clock_mhz;
+      busy_static_w = power.busy_static_w(clock_now);
+    }
+  });
   gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
     const double watts = idle_w + (gpu.running() > 0 ? busy_static_w + dynamic_w : 0.0);
-    if (result.power.back().start_ps == now)
+    if (result.power.back().start_ps == now) {
       result.power.back().watts = watts;
-    else if (result.power.back().watts != watts)
-      result.power.push_back({now, watts, clock_mhz});
+      result.power.back().sm_clock_mhz = clock_now;
+    } else if (result.power.back().watts != watts || result.power.back().sm_clock_mhz != clock_now) {
+      result.power.push_back({now, watts, clock_now});
+    }
   });
   result.utilization.push_back({0, 0, 0});
   gpu.utilization_changed.connect([&](TimePs now, double occupancy, double bytes_per_s) {
@@ -210,6 +347,10 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   for (std::size_t i = 0; i < schedule.segments.size(); ++i) done_events.push_back(runtime.create_event(true));
   const TimePs launch_ps = checked_ps(timing_->host_launch_s() * 1e12, "the host's launch cost");
   std::vector<TimePs> host_thread_ps(static_cast<std::size_t>(schedule.spec.host_threads), 0);
+  // The row of each op's first kernel in result.ops, in launch order (kNoRow: it launched none),
+  // and how many it launched (their rows follow it).
+  constexpr std::size_t kNoRow = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> op_launch_rows, op_kernel_counts;
   for (std::size_t i = 0; i < schedule.segments.size(); ++i) {
     const ScheduleSegment& segment = schedule.segments[i];
     const std::size_t m = segment.ref.tenant;
@@ -218,7 +359,12 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
     for (const std::size_t waited : segment.waits) runtime.wait(segment.stream, done_events[waited], host_ps);
     for (const OpId id : graph.topological_order()) {
       const Op& op = graph.op(id);
-      const auto kernels = timing_->kernels(graph, op, clock_mhz);
+      const std::size_t nth = op_launch_rows.size();
+      const double op_clock = nth < op_clocks.size() ? op_clocks[nth] : clock_mhz;
+      const auto kernels = timing_->kernels(graph, op, op_clock);
+      op_launch_rows.push_back(kernels.empty() ? kNoRow : result.ops.size());
+      op_kernel_counts.push_back(kernels.size());
+      if (launches) launches->push_back({&graph, &op, 0, 0, op_clock});
       for (std::size_t k = 0; k < kernels.size(); ++k) {
         share_ps += static_cast<double>(kernels[k].duration_ps) * kernels[k].gpu_share;
         result.ops.push_back({m, op.name, kernels[k].name, op.kind, graph.tensor(op.output).shape, segment.stream, 0, 0,
@@ -240,6 +386,12 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   engine.run();
 
   result.close_timeline();
+  if (launches)
+    for (std::size_t n = 0; n < op_launch_rows.size(); ++n) {
+      if (op_launch_rows[n] == kNoRow) continue;
+      (*launches)[n].start_ps = result.ops[op_launch_rows[n]].start_ps;
+      (*launches)[n].end_ps = result.ops[op_launch_rows[n] + op_kernel_counts[n] - 1].end_ps;
+    }
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();

@@ -2,11 +2,14 @@
 // power_limit_w}`): its datasheet spec, the timing model that turns ops into kernels, the clock and
 // power limit it runs under, and the run of an experiment's models through the discrete-event engine.
 //
-// Clocks as the firmware sets them: a pass runs at the locked clock (sm_clock_mhz) or the boost
-// clock, unless its average power over the pass (a pass repeats back to back, as a benchmark loop
-// or a steady stream of requests runs it) exceeds the power limit; then at the clock where it meets
-// the limit (sim/gpu/gpu_power.h), never below the driver table's lowest entry. The result says
-// which clock and why (RunResult::device_settings "clock"), and carries the board power over time.
+// Clocks as the firmware sets them: over each averaging window (device.power_window_ms) the SM clock
+// is the highest, up to the locked clock (sm_clock_mhz) or the boost clock, at which the window's
+// power fits the power limit (sim/gpu/gpu_power.h), never below the driver table's lowest entry. A
+// pass no longer than the window runs at one clock, set by its average power (a pass repeats back to
+// back, as a benchmark loop or a steady stream of requests runs it); a longer pass gets a clock per
+// window of its work, lower where its work draws more and back up where it fits again. The result
+// says which clock(s) and why (RunResult::device_settings "clock"), and carries the board power and
+// clock over time.
 //
 // Each op becomes the kernels the timing model lowers it to; kernels go to CUDA-like streams
 // (sim/runtime) by the experiment's schedule: `single_stream` runs the models one after another,
@@ -67,13 +70,27 @@ class GpuDevice final : public Device {
   bool clock_locked_ = false;
   bool below_driver_minimum_ = false;  // a power limit nvidia-smi would refuse, simulated as a what-if
   double clock_floor_mhz_ = 0;         // the driver table's lowest entry
+  TimePs power_window_ps_ = 0;         // the firmware's averaging window
 
-  // A pass at the highest clock up to `cap` whose average power fits the limit; `cap_name` says
-  // what the cap is ("boost clock", "locked clock", "application clock").
+  // One op's launch in a pass (in launch order), so that it can be timed again at another clock.
+  struct OpLaunch {
+    const Graph* graph = nullptr;
+    const Op* op = nullptr;
+    TimePs start_ps = 0;  // its first kernel's start
+    TimePs end_ps = 0;    // its last kernel's end
+    double clock_mhz = 0;
+  };
+  // A pass at the clock(s) the firmware allows up to `cap`; `cap_name` says what the cap is ("boost
+  // clock", "locked clock", "application clock").
   RunResult run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
                        WallDeadline deadline) const;
-  // One pass of the experiment with every kernel at `clock_mhz`.
-  RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;
+  // A pass longer than the window: a clock per window of its work (`at_cap`: the pass at `cap`).
+  RunResult run_windowed(const Experiment& experiment, double cap, const std::string& cap_name, RunResult at_cap,
+                         std::vector<OpLaunch> launches, WallDeadline deadline, std::string& reason) const;
+  // One pass of the experiment, the op launched n-th at op_clocks[n] (at `clock_mhz` past its end);
+  // `launches` (if given) receives every op's launch.
+  RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
+                     const std::vector<double>& op_clocks = {}, std::vector<OpLaunch>* launches = nullptr) const;
 };
 
 }  // namespace dse

@@ -31,6 +31,7 @@ struct KernelWork {
   double dram_bytes = 0;         // DRAM traffic of the launch
   std::string bound;             // "compute", "memory", "latency" or "none"
   double dynamic_w = 0;          // power it adds alone (SMs and DRAM), above idle and leakage
+  double clock_mhz = 0;          // the SM clock it was timed at
 };
 
 // `kernel` as the runtime runs it, timed by `timer` at `clock_mhz`: its duration alone, the share

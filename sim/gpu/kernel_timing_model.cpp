@@ -80,7 +80,8 @@ KernelWork kernel_work(const Kernel& kernel, const KernelTimer& timer, double cl
   const double share = std::clamp(static_cast<double>(kernel.blocks) / slots, 1e-6, 1.0);
   return {kernel.name, std::max<std::int64_t>(1, checked_ps(t.seconds * 1e12, "a kernel's duration")),
           share,       kernel.dram_bytes,
-          t.bound,     timer.power().kernel_dynamic_w(timer.load(kernel, t), clock_mhz)};
+          t.bound,     timer.power().kernel_dynamic_w(timer.load(kernel, t), clock_mhz),
+          clock_mhz};
 }
 
 DSE_REGISTER_FACTORY(GpuTimingModel, "kernel",

@@ -49,7 +49,7 @@ class Roofline final : public GpuTimingModel {
     // The roofline assumes an op fills the GPU.
     return {{std::string(op_kind_name(op.kind)), std::max<std::int64_t>(picoseconds, 1), 1.0,
              static_cast<double>(bytes), compute_s >= memory_s ? "compute" : "memory",
-             power_.kernel_dynamic_w(load, clock_mhz)}};
+             power_.kernel_dynamic_w(load, clock_mhz), clock_mhz}};
   }
 
   const GpuPowerModel& power() const override { return power_; }

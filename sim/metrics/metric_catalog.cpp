@@ -68,7 +68,8 @@ const std::vector<MetricInfo>& metric_catalog() {
       {"perf_per_w", "1/s/W", "throughput_per_s per watt of power_avg_w", "gpu"},
       {"sm_clock_mhz", "MHz",
        "SM clock the kernels ran at: the locked or boost clock, or lower where the power limit holds it "
-       "(the summary's device.clock says why); serving: time-averaged over the window",
+       "(the summary's device.clock says why); time-averaged over a pass longer than the firmware's window "
+       "(device.power_window_ms), where it moves window by window; serving: time-averaged over the window",
        "gpu"},
       {"power_limit_w", "W", "The firmware power limit the pass ran under (device.power_limit_w; default the TDP)",
        "gpu"},

@@ -35,6 +35,11 @@ double series_energy_j(const std::vector<PowerSample>& series, TimePs end_ps) {
   return EnergyPrefix(series, end_ps).until(end_ps);
 }
 
+double series_energy_j(const std::vector<PowerSample>& series, TimePs from_ps, TimePs to_ps, TimePs end_ps) {
+  const EnergyPrefix energy(series, end_ps);
+  return energy.until(std::clamp<TimePs>(to_ps, 0, end_ps)) - energy.until(std::clamp<TimePs>(from_ps, 0, end_ps));
+}
+
 double series_peak_w(const std::vector<PowerSample>& series, TimePs end_ps, TimePs window_ps) {
   if (series.empty() || end_ps <= 0) return 0;
   const EnergyPrefix energy(series, end_ps);

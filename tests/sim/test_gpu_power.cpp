@@ -1,6 +1,9 @@
 // The GPU power model in a run: clocks under a power limit, energy as the integral of power.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/gpu/gpu_device.h"
@@ -106,6 +109,51 @@ TEST(GpuPower, BadClocksAndLimitsNameTheKey) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("expected a clock of t4's table"), std::string::npos) << e.what();
   }
+}
+
+TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
+  // GPT-2 prefill (dense GEMMs) then decode steps (memory-bound) on an H100 held to 300 W, the
+  // firmware averaging over 1 ms windows: the prefill's windows are held below boost, the decode
+  // runs faster again, and every full window's power stays at the limit.
+  const auto run = [](const std::string& window_ms) {
+    const std::string text =
+        "name: prefill_then_decode\n"
+        "workload:\n"
+        "  models:\n"
+        "    - {name: gpt2, batch: 8, dtype: fp16, phase: prefill, seq_len: 1024}\n"
+        "    - {name: gpt2, batch: 8, dtype: fp16, phase: decode, past_len: 1000}\n"
+        "device: {gpu: h100_sxm, timing_model: kernel, power_limit_w: 300, power_window_ms: " +
+        window_ms + "}\n";
+    return run_experiment(read_experiment(load_config_text(text, "prefill_then_decode.yaml"), ""));
+  };
+  const RunResult windowed = run("1");
+  EXPECT_NE(setting(windowed, "clock").find("set per 1 ms window"), std::string::npos) << setting(windowed, "clock");
+  const TimePs window = 1'000'000'000, end = windowed.makespan_ps;
+  ASSERT_GT(end, 10 * window);
+  // Every full window within the limit (to what one op, run at one clock, can straddle).
+  for (TimePs from = 0; from + window <= end; from += window)
+    EXPECT_LE(series_energy_j(windowed.power, from, from + window, end) / 1e-3, 300 * 1.05) << "window at " << from;
+  EXPECT_LE(windowed.metrics.at("power_avg_w"), 300 * 1.01);
+  // The clock over each model's ops: the decode's above the prefill's, which is below boost.
+  const auto clock_of_model = [&](std::size_t model) {
+    double weighted = 0, time = 0;
+    for (const OpRecord& op : windowed.ops) {
+      if (op.model_index != model) continue;
+      const auto it = std::upper_bound(windowed.power.begin(), windowed.power.end(), op.start_ps,
+                                       [](TimePs t, const PowerSample& s) { return t < s.start_ps; });
+      weighted += std::prev(it)->sm_clock_mhz * static_cast<double>(op.end_ps - op.start_ps);
+      time += static_cast<double>(op.end_ps - op.start_ps);
+    }
+    return weighted / time;
+  };
+  EXPECT_LT(clock_of_model(0), 1980 - 100);
+  EXPECT_GT(clock_of_model(1), clock_of_model(0) + 100);
+  // A window longer than the pass: one clock for the whole pass, at the pass's average power.
+  const RunResult whole = run("1000");
+  EXPECT_NE(setting(whole, "clock").find("held by the 300 W power limit"), std::string::npos)
+      << setting(whole, "clock");
+  EXPECT_NEAR(whole.metrics.at("power_avg_w"), 300, 0.5);
+  for (const auto& sample : whole.power) EXPECT_DOUBLE_EQ(sample.sm_clock_mhz, whole.metrics.at("sm_clock_mhz"));
 }
 
 TEST(GpuPower, PeakOverAWindowOfAStepSeries) {
