@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
 namespace dse {
 namespace {
@@ -64,14 +66,26 @@ void print_op_table(std::FILE* out, const Experiment& experiment, const RunResul
     const ModelResult& model = result.models[m];
     fmt::print(out, "{} (batch {}, {}) on {} -- {} timing, {}\n", model.name, model.params.batch,
                dtype_name(model.params.dtype), device_label(experiment), result.timing_model, result.calibration);
-    fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8} {:>10} {:>9}  {}\n", "#", "op / kernel", "kind",
-               "output", "MACs", "bytes", "flop/B", "start_us", "dur_us", "bound");
+    // The text columns as wide as their longest entry (at least the header's width), so that long
+    // op names (a fused op, a kernel after the op's name) do not push the numbers out of line.
+    const auto label_of = [](const OpRecord& op) {
+      return op.kernel == std::string(op_kind_name(op.kind)) ? op.name : op.name + " / " + op.kernel;
+    };
+    std::size_t label_width = 28, kind_width = 14, output_width = 16;
+    for (const auto& op : result.ops) {
+      if (op.model_index != m) continue;
+      label_width = std::max(label_width, label_of(op).size());
+      kind_width = std::max(kind_width, std::string_view(op_kind_name(op.kind)).size());
+      output_width = std::max(output_width, shape_string(op.output_shape).size());
+    }
+    fmt::print(out, "{:>4}  {:<{}} {:<{}} {:<{}} {:>9} {:>9} {:>8} {:>10} {:>9}  {}\n", "#", "op / kernel", label_width,
+               "kind", kind_width, "output", output_width, "MACs", "bytes", "flop/B", "start_us", "dur_us", "bound");
     int index = 0;
     for (const auto& op : result.ops) {
       if (op.model_index != m) continue;
-      const std::string label = op.kernel == std::string(op_kind_name(op.kind)) ? op.name : op.name + " / " + op.kernel;
-      fmt::print(out, "{:>4}  {:<28} {:<14} {:<16} {:>9} {:>9} {:>8.1f} {:>10.3f} {:>9.3f}  {}\n", index++, label,
-                 op_kind_name(op.kind), shape_string(op.output_shape), si(static_cast<double>(op.cost.macs)),
+      fmt::print(out, "{:>4}  {:<{}} {:<{}} {:<{}} {:>9} {:>9} {:>8.1f} {:>10.3f} {:>9.3f}  {}\n", index++,
+                 label_of(op), label_width, op_kind_name(op.kind), kind_width, shape_string(op.output_shape),
+                 output_width, si(static_cast<double>(op.cost.macs)),
                  si(static_cast<double>(op.cost.bytes_read + op.cost.bytes_written)), op.cost.arithmetic_intensity(),
                  ps_to_us(op.start_ps), ps_to_us(op.end_ps - op.start_ps), op.bound);
     }

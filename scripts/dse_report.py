@@ -367,8 +367,11 @@ def plot_single(run, figs, prefix):
     stream = np.asarray(ops["stream"], dtype=int)
     streams = sorted(set(stream))
     has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
+    # The SM clock gets its own panel where the firmware moved it during the pass (a clock per window).
+    clock = np.asarray(run.columns("power")["sm_clock_mhz"], dtype=float) if has_power else np.zeros(0)
+    clock_moves = clock.size > 0 and clock.max() - clock.min() > 0.5
     use = utilization(run)
-    panels = 1 + (2 if use is not None else 0) + (1 if has_power else 0)
+    panels = 1 + (2 if use is not None else 0) + (1 if has_power else 0) + (1 if clock_moves else 0)
     heights = [max(1.2, 0.35 * len(streams) + 0.6)] + [1.0] * (panels - 1)
     fig, axes = plt.subplots(panels, 1, figsize=(9, sum(heights) + 1.6), sharex=True, squeeze=False,
                              gridspec_kw={"height_ratios": heights})
@@ -399,13 +402,25 @@ def plot_single(run, figs, prefix):
     if has_power:
         p = run.columns("power")
         pa = axes[row][0]
-        pa.step(p["start_us"], p["power_w"], where="post", color="C3")
-        pa.set_ylabel("board power, W")
+        end_ms = run.metric("latency_ms")
+        t = np.append(np.asarray(p["start_us"], dtype=float), end_ms * 1e3 if end_ms else p["start_us"][-1])
+        watts = np.append(np.asarray(p["power_w"], dtype=float), p["power_w"][-1])
+        pa.step(t, watts, where="post", color="C3", lw=0.4, alpha=0.35)
+        pa.step(*binned(t, watts), where="post", color="C3")
+        limit = run.metric("power_limit_w")
+        if limit is not None:
+            pa.axhline(limit, color="k", ls="--", lw=0.8, alpha=0.6)
+        pa.set_ylabel("board power, W" + ("\n(-- limit)" if limit is not None else ""))
         pa.grid(alpha=0.3)
+        if clock_moves:
+            ca = axes[row + 1][0]
+            ca.step(t, np.append(clock, clock[-1]), where="post", color="C1")
+            ca.set_ylabel("SM clock, MHz")
+            ca.grid(alpha=0.3)
     axes[-1][0].set_xlabel("time, µs")
     figs.save(fig, f"{prefix}timeline",
               f"{run.label}: kernels per stream coloured by {'model' if by_model else 'op kind'}"
-              + (", SM occupancy and DRAM bandwidth" if use is not None else "") + (", board power" if has_power else ""))
+              + (", SM occupancy and DRAM bandwidth" if use is not None else "") + (", board power" if has_power else "") + (", SM clock" if clock_moves else ""))
     # Time by op kind.
     totals = {k: dur[np.array(ops["kind"]) == k].sum() for k in kinds}
     order = sorted(totals, key=totals.get)

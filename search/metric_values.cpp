@@ -1,8 +1,10 @@
 #include "search/metric_values.h"
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_set>
+#include <utility>
 
 namespace dse {
 namespace {
@@ -37,8 +39,7 @@ MetricValues::const_iterator MetricValues::find(std::string_view name) const {
 }
 
 MetricValues::iterator MetricValues::find(std::string_view name) {
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), name, before);
-  return it != entries_.end() && it->first.str() == name ? it : entries_.end();
+  return entries_.begin() + (std::as_const(*this).find(name) - entries_.cbegin());
 }
 
 double MetricValues::at(std::string_view name) const {

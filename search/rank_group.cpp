@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #ifdef DSE_HAVE_MPI
 #include <mpi.h>
@@ -24,6 +26,19 @@ bool launched_by_mpi() {
 
 // The tag broadcast() announces rank 0's message with (its length), before MPI_Bcast sends it.
 constexpr int kBroadcastTag = 9001;
+
+// The message from `source` (or MPI_ANY_SOURCE) with `tag`, if one has arrived: read whole.
+std::optional<RankMessage> read_if_arrived(int source, int tag) {
+  int arrived = 0;
+  MPI_Status status;
+  MPI_Iprobe(source, tag, MPI_COMM_WORLD, &arrived, &status);
+  if (!arrived) return std::nullopt;
+  int length = 0;
+  MPI_Get_count(&status, MPI_CHAR, &length);
+  RankMessage message{status.MPI_SOURCE, status.MPI_TAG, std::string(static_cast<std::size_t>(length), '\0')};
+  MPI_Recv(message.text.data(), length, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return message;
+}
 
 }  // namespace
 #endif
@@ -92,15 +107,7 @@ void RankGroup::send(int to, int tag, const std::string& text) const {
 
 std::optional<RankMessage> RankGroup::poll(int tag) const {
 #ifdef DSE_HAVE_MPI
-  int arrived = 0;
-  MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &arrived, &status);
-  if (!arrived) return std::nullopt;
-  int length = 0;
-  MPI_Get_count(&status, MPI_CHAR, &length);
-  RankMessage message{status.MPI_SOURCE, status.MPI_TAG, std::string(static_cast<std::size_t>(length), '\0')};
-  MPI_Recv(message.text.data(), length, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return message;
+  return read_if_arrived(MPI_ANY_SOURCE, tag);
 #else
   (void)tag;
   throw std::logic_error("RankGroup: several ranks without MPI");
@@ -111,18 +118,8 @@ std::string RankGroup::receive(int from, int tag) const {
 #ifdef DSE_HAVE_MPI
   IdleBackoff backoff;
   for (;;) {
-    int arrived = 0;
-    MPI_Status status;
-    MPI_Iprobe(from, tag, MPI_COMM_WORLD, &arrived, &status);
-    if (!arrived) {
-      backoff.pause();
-      continue;
-    }
-    int length = 0;
-    MPI_Get_count(&status, MPI_CHAR, &length);
-    std::string text(static_cast<std::size_t>(length), '\0');
-    MPI_Recv(text.data(), length, MPI_CHAR, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return text;
+    if (auto message = read_if_arrived(from, tag)) return std::move(message->text);
+    backoff.pause();
   }
 #else
   (void)from, (void)tag;

@@ -1,8 +1,10 @@
 #include "search/trial_wire.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
 
 #include "search/journal.h"
 #include "sim/output/jsonl_journal.h"
@@ -46,35 +48,27 @@ void write_wire_trial(std::string& out, std::size_t index, const TrialResult& r,
   for (const double score : r.scores) put<double>(out, score);
 }
 
-std::uint64_t WireReader::u64() {
-  if (offset_ + sizeof(std::uint64_t) > in_.size()) throw std::runtime_error("a trial record cut short");
-  std::uint64_t value;
-  std::memcpy(&value, in_.data() + offset_, sizeof value);
-  offset_ += sizeof value;
+std::string_view WireReader::take(std::size_t bytes) {
+  if (bytes > in_.size() - std::min(offset_, in_.size())) throw std::runtime_error("a trial record cut short");
+  const std::string_view out = in_.substr(offset_, bytes);
+  offset_ += bytes;
+  return out;
+}
+
+template <class T>
+T WireReader::scalar() {
+  T value;
+  std::memcpy(&value, take(sizeof value).data(), sizeof value);
   return value;
 }
 
-std::uint8_t WireReader::u8() {
-  if (offset_ + 1 > in_.size()) throw std::runtime_error("a trial record cut short");
-  return static_cast<std::uint8_t>(in_[offset_++]);
-}
-
-double WireReader::f64() {
-  const std::uint64_t bits = u64();
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
+std::uint64_t WireReader::u64() { return scalar<std::uint64_t>(); }
+std::uint8_t WireReader::u8() { return scalar<std::uint8_t>(); }
+double WireReader::f64() { return scalar<double>(); }
 
 std::string WireReader::text() {
-  if (offset_ + sizeof(std::uint32_t) > in_.size()) throw std::runtime_error("a trial record cut short");
-  std::uint32_t size;
-  std::memcpy(&size, in_.data() + offset_, sizeof size);
-  offset_ += sizeof size;
-  if (offset_ + size > in_.size()) throw std::runtime_error("a trial record cut short");
-  std::string value(in_.substr(offset_, size));
-  offset_ += size;
-  return value;
+  const auto size = scalar<std::uint32_t>();
+  return std::string(take(size));
 }
 
 WireTrial WireReader::trial() {
@@ -85,13 +79,7 @@ WireTrial WireReader::trial() {
   TrialResult& r = t.result;
   r.trial.id = static_cast<std::int64_t>(u64());
   r.status = static_cast<TrialStatus>(u8());
-  const auto count = [this] {
-    if (offset_ + sizeof(std::uint32_t) > in_.size()) throw std::runtime_error("a trial record cut short");
-    std::uint32_t n;
-    std::memcpy(&n, in_.data() + offset_, sizeof n);
-    offset_ += sizeof n;
-    return n;
-  };
+  const auto count = [this] { return scalar<std::uint32_t>(); };
   for (std::uint32_t n = count(), k = 0; k < n; ++k) r.trial.values.push_back(text());
   for (std::uint32_t n = count(), k = 0; k < n; ++k) {
     const std::string name = text();

@@ -39,6 +39,10 @@ class WireReader {
   std::uint8_t u8();
 
  private:
+  // The next `bytes` of the record (a record cut short throws).
+  std::string_view take(std::size_t bytes);
+  template <class T>
+  T scalar();  // a trivially copyable value, as written
   double f64();
   std::string text();
   std::string_view in_;
