@@ -207,7 +207,8 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     for (std::size_t i = 0; i < launches.size(); ++i)
       members[static_cast<std::size_t>(std::min(windows - 1, launches[i].start_ps / power_window_ps_))].push_back(i);
     std::vector<double> next = clocks;
-    held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, 0, 0});
+    // A window whose ops launch nothing draws idle power: it fits at the cap.
+    held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, idle_w - limit, 0});
     for (std::size_t w = 0; w < members.size(); ++w) {
       if (members[w].empty()) continue;
       // The window's work: the ops that start in it, from the first one's start to the last end.
@@ -275,9 +276,9 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         cap, cap_name, window_ms, pass_ms, heaviest_w, limit);
   } else {
     reason = fmt::format(
-        "{:.0f} MHz time-averaged, set per {:g} ms window of the {:.1f} ms pass: {} of {} windows at the {} ({:.0f} "
-        "MHz), "
-        "{} held by the {:.0f} W power limit (down to {:.0f} MHz; at the {} the heaviest would draw {:.0f} W)",
+        "{:.0f} MHz time-averaged, set per {:g} ms window of the {:.1f} ms pass: {} of {} windows at the {} "
+        "({:.0f} MHz), {} held by the {:.0f} W power limit (down to {:.0f} MHz; at the {} the heaviest would draw "
+        "{:.0f} W)",
         time_averaged_clock_mhz(result), window_ms, pass_ms, at_cap, held.size(), cap_name, cap, by_limit + at_floor,
         limit, lowest, cap_name, heaviest_w);
     if (at_floor > 0) reason += fmt::format("; {} at the table's lowest clock, over the limit even there", at_floor);
