@@ -368,7 +368,8 @@ def plot_single(run, figs, prefix):
     streams = sorted(set(stream))
     has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
     # The SM clock gets its own panel where the firmware moved it during the pass (a clock per window).
-    clock = np.asarray(run.columns("power")["sm_clock_mhz"], dtype=float) if has_power else np.zeros(0)
+    p = run.columns("power") if has_power else {}
+    clock = np.asarray(p["sm_clock_mhz"], dtype=float) if has_power else np.zeros(0)
     clock_moves = clock.size > 0 and clock.max() - clock.min() > 0.5
     use = utilization(run)
     panels = 1 + (2 if use is not None else 0) + (1 if has_power else 0) + (1 if clock_moves else 0)
@@ -400,7 +401,6 @@ def plot_single(run, figs, prefix):
         axes[row + 1][0].grid(alpha=0.3)
         row += 2
     if has_power:
-        p = run.columns("power")
         pa = axes[row][0]
         end_ms = run.metric("latency_ms")
         t = np.append(np.asarray(p["start_us"], dtype=float), end_ms * 1e3 if end_ms else p["start_us"][-1])

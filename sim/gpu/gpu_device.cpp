@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "models/base/ceil_div.h"
 #include "models/base/checked_count.h"
@@ -105,19 +107,6 @@ double average_w(const RunResult& result) {
              : 0;
 }
 
-// The SM clock of the pass averaged over its time (PowerSample::sm_clock_mhz: the clock of the
-// kernel that started last).
-double time_averaged_clock_mhz(const RunResult& result) {
-  if (result.power.empty()) return 0;
-  if (result.makespan_ps <= 0) return result.power.front().sm_clock_mhz;
-  double weighted = 0;
-  for (std::size_t i = 0; i < result.power.size(); ++i) {
-    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
-    weighted += result.power[i].sm_clock_mhz * static_cast<double>(std::max<TimePs>(0, end - result.power[i].start_ps));
-  }
-  return weighted / static_cast<double>(result.makespan_ps);
-}
-
 }  // namespace
 
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
@@ -139,7 +128,7 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
   double clock_mhz = 0;  // the pass's, or its time average
   if (at_cap.makespan_ps > power_window_ps_) {
     result = run_windowed(experiment, cap, cap_name, std::move(at_cap), std::move(launches), deadline, reason);
-    clock_mhz = time_averaged_clock_mhz(result);
+    clock_mhz = series_mean_clock_mhz(result.power, result.makespan_ps);
   } else {
     // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
     // on is not simulated again (the last one evaluated).
@@ -207,6 +196,7 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     for (std::size_t i = 0; i < launches.size(); ++i)
       members[static_cast<std::size_t>(std::min(windows - 1, launches[i].start_ps / power_window_ps_))].push_back(i);
     std::vector<double> next = clocks;
+    const StepIntegral drawn(result.power, result.makespan_ps);  // joules
     // A window whose ops launch nothing draws idle power: it fits at the cap.
     held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, idle_w - limit, 0});
     for (std::size_t w = 0; w < members.size(); ++w) {
@@ -218,34 +208,33 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         to = std::max(to, launches[i].end_ps);
       }
       if (to <= from) continue;  // ops that launch nothing
-      // The window's ops one after another, each at clock_of(its launch), with the time the window
-      // held nothing else (host gaps) as it ran: its power by the model.
-      double busy_s = 0;
-      for (const std::size_t i : members[w])
-        for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, launches[i].clock_mhz))
-          busy_s += static_cast<double>(k.duration_ps) * 1e-12;
-      const double span_s = static_cast<double>(to - from) * 1e-12;
-      const double gap_s = std::max(0.0, span_s - busy_s);
-      const auto modelled_w = [&](const auto& clock_of) {
-        double seconds = gap_s, joules = idle_w * gap_s;
+      // The window's ops one after another at `mhz` (each at the clock it ran at when absent):
+      // their kernel time and energy by the model.
+      const auto window_load = [&](std::optional<double> mhz) {
+        std::pair<double, double> seconds_joules{0, 0};
         for (const std::size_t i : members[w]) {
-          const double mhz = clock_of(i);
-          const double busy_static_w = power.busy_static_w(mhz);
-          for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, mhz)) {
+          const double f = mhz.value_or(launches[i].clock_mhz);
+          const double busy_static_w = power.busy_static_w(f);
+          for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, f)) {
             const double s = static_cast<double>(k.duration_ps) * 1e-12;
-            seconds += s;
-            joules += (idle_w + busy_static_w + k.dynamic_w) * s;
+            seconds_joules.first += s;
+            seconds_joules.second += (idle_w + busy_static_w + k.dynamic_w) * s;
           }
         }
-        return seconds > 0 ? joules / seconds : idle_w;
+        return seconds_joules;
+      };
+      // With the time the window held nothing else as it ran (host gaps), at idle.
+      const double span_s = static_cast<double>(to - from) * 1e-12;
+      const auto ran = window_load(std::nullopt);
+      const double gap_s = std::max(0.0, span_s - ran.first);
+      const auto modelled_w = [&](std::pair<double, double> load) {
+        const double seconds = gap_s + load.first;
+        return seconds > 0 ? (idle_w * gap_s + load.second) / seconds : idle_w;
       };
       // What the window drew as simulated, less what the model gives it at the clocks it ran at:
       // work spilling across its edges, overlap; carried into the clock it gets next.
-      const double drawn_w = series_energy_j(result.power, from, to, result.makespan_ps) / span_s;
-      const double offset_w = drawn_w - modelled_w([&](std::size_t i) { return launches[i].clock_mhz; });
-      const auto excess_w = [&](double mhz) {
-        return modelled_w([mhz](std::size_t) { return mhz; }) + offset_w - limit;
-      };
+      const double offset_w = drawn.between(from, to) / span_s - modelled_w(ran);
+      const auto excess_w = [&](double mhz) { return modelled_w(window_load(mhz)) + offset_w - limit; };
       held[w] = firmware_clock(excess_w, floor, cap, 0.1 / cap);
       for (const std::size_t i : members[w]) next[i] = held[w].mhz;
     }
@@ -257,7 +246,7 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     result = simulate(experiment, cap, deadline, clocks, &launches);
   }
   // Leakage while busy, at the time-averaged clock (the serving engine splits a pass's power by it).
-  result.busy_static_w = power.busy_static_w(time_averaged_clock_mhz(result));
+  result.busy_static_w = power.busy_static_w(series_mean_clock_mhz(result.power, result.makespan_ps));
   // What the firmware did, window by window.
   std::size_t at_cap = 0, by_limit = 0, at_floor = 0;
   double lowest = cap, heaviest_w = 0;
@@ -279,8 +268,8 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         "{:.0f} MHz time-averaged, set per {:g} ms window of the {:.1f} ms pass: {} of {} windows at the {} "
         "({:.0f} MHz), {} held by the {:.0f} W power limit (down to {:.0f} MHz; at the {} the heaviest would draw "
         "{:.0f} W)",
-        time_averaged_clock_mhz(result), window_ms, pass_ms, at_cap, held.size(), cap_name, cap, by_limit + at_floor,
-        limit, lowest, cap_name, heaviest_w);
+        series_mean_clock_mhz(result.power, result.makespan_ps), window_ms, pass_ms, at_cap, held.size(), cap_name, cap,
+        by_limit + at_floor, limit, lowest, cap_name, heaviest_w);
     if (at_floor > 0) reason += fmt::format("; {} at the table's lowest clock, over the limit even there", at_floor);
   }
   return result;

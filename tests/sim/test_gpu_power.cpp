@@ -131,8 +131,9 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
   const TimePs window = 1'000'000'000, end = windowed.makespan_ps;
   ASSERT_GT(end, 10 * window);
   // Every full window within the limit (to what one op, run at one clock, can straddle).
+  const StepIntegral joules(windowed.power, end);
   for (TimePs from = 0; from + window <= end; from += window)
-    EXPECT_LE(series_energy_j(windowed.power, from, from + window, end) / 1e-3, 300 * 1.05) << "window at " << from;
+    EXPECT_LE(joules.between(from, from + window) / 1e-3, 300 * 1.05) << "window at " << from;
   EXPECT_LE(windowed.metrics.at("power_avg_w"), 300 * 1.01);
   // The clock over each model's ops: the decode's above the prefill's, which is below boost.
   const auto clock_of_model = [&](std::size_t model) {
