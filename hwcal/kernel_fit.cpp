@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
@@ -389,21 +390,25 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
                                    const KernelCalibration& calibration) {
   std::string csv =
       "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
-      "predicted_blocks\n";
+      "predicted_blocks,clock_mhz,power_w\n";
   for (const auto& [name, device] : devices) {
     const KernelTimer timer(device.spec, calibration);
     for (const auto& row : device.rows) {
       const auto kernels = predict_kernels(row, timer);
       std::int64_t blocks = 0;
       std::string names;
+      double longest_s = 0, clock_mhz = 0;  // the clock of its longest kernel, as dse validate gemm reports
       for (const auto& kernel : kernels) {
         blocks += kernel.blocks;
         names += (names.empty() ? "" : ";") + kernel.name;
+        const KernelTime t = timer.time(kernel);
+        if (t.seconds > longest_s) std::tie(longest_s, clock_mhz) = std::pair{t.seconds, t.clock_mhz};
       }
       const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
-      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{}\n", name, row.op, row.b, row.m, row.n,
-                         row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                         csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks);
+      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f}\n", name, row.op, row.b,
+                         row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
+                         csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks, clock_mhz,
+                         predict_power_w(row, timer));
     }
   }
   return csv;

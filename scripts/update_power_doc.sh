@@ -8,9 +8,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
 public=tests/data/public
-gemm() {  # FILE GPU DTYPE
-  "$dse" validate gemm "$public/$1" --gpu "$2" --dtype "$3" --json -q
+gemm() {  # FILE GPU DTYPE (FILE under tests/data/public, or a path)
+  local file=$1
+  [ -e "$file" ] || file=$public/$1
+  "$dse" validate gemm "$file" --gpu "$2" --dtype "$3" --json -q
 }
+# The H200 measured here (results/device/h200, scripts/device/measure_power_and_kernels.sh): each
+# 20 s hold as one row for the model (its steady rate), and the device-to-device copy as NeuSight's
+# addu over 2^29 floats (2 GiB read, 2 GiB written).
+device=results/device/h200
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 - "$device/summary.json" "$tmp" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+n = 8192
+for dtype in ("fp32", "fp16"):
+    ms = 2 * n**3 / (s[f"hold_{dtype}"]["rate_median"] * 1e12) * 1e3
+    open(f"{sys.argv[2]}/hold_{dtype}.csv", "w").write(f"{n}, {n}, {n}, {ms:.6f}ms\n")
+ms = 2 * 2**31 / (s["hold_stream"]["rate_median"] * 1e9) * 1e3
+open(f"{sys.argv[2]}/stream.csv", "w").write(
+    "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,Block x,Block y,Block z,B,H\n"
+    f"addu,{ms:.6f},NVIDIA H200,copy,1,1,1,1,1,1,262144,2048\n")
+PY
+"$dse" validate kernels "$tmp/stream.csv" --predictions "$tmp/stream_predictions.csv" -q > /dev/null
 limits=()
 for limit in 700 500 350 250 200 150; do
   limits+=("$limit $("$dse" run configs/experiments/quickstart.yaml -p device.gpu=h100_sxm -p 'workload.models[0].batch=64' \
@@ -40,13 +61,17 @@ cp results/power_window_llm_report/timeline.png docs/img/power_window_llm_timeli
 python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32.csv h100_sxm fp32)" \
   "$(gemm h100_sxm_torch_fp16.csv h100_sxm fp16)" "$(gemm v100_sxm2_torch_fp32.csv v100_sxm2 fp32)" \
   "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" \
-  "${windows[0]}" "${windows[1]}" <<'PY' |
+  "${windows[0]}" "${windows[1]}" "$(gemm $device/gemm_fp32.csv h200 fp32)" "$(gemm $device/gemm_fp16.csv h200 fp16)" \
+  "$(gemm "$tmp/hold_fp32.csv" h200 fp32)" "$(gemm "$tmp/hold_fp16.csv" h200 fp16)" "$tmp/stream_predictions.csv" \
+  "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
         ("H100 SXM5, PyTorch FP16 matmul (#79)", sys.argv[3]),
         ("V100 SXM2 16GB, PyTorch FP32 matmul (#140)", sys.argv[4]),
-        ("V100 SXM2 16GB, PyTorch FP16 matmul (#140)", sys.argv[5])]
+        ("V100 SXM2 16GB, PyTorch FP16 matmul (#140)", sys.argv[5]),
+        ("H200, cuBLAS SGEMM, measured here (results/device/h200; 20 timed runs each)", sys.argv[11]),
+        ("H200, cuBLAS FP16 GEMM, measured here (20 timed runs each: shorter than the firmware's reaction)", sys.argv[12])]
 rows = ["| measurement | N | measured TFLOPS | predicted TFLOPS | time error | clock MHz | board W |",
         "|---|---:|---:|---:|---:|---:|---:|"]
 for title, text in sets:
@@ -107,10 +132,34 @@ for label, text in (("5 ms", sys.argv[9]), ("1 s (longer than the pass)", sys.ar
 body += ("\n\n**A clock per window** (`dse run configs/experiments/power_window_llm.yaml -p device.power_window_ms=W`: "
          "GPT-2 XL prefill, 1,024 tokens, then one decode step, batch 16, FP16, H100 SXM5 at 350 W):\n\n" + "\n".join(wrows) +
          "\n\n![GPT-2 XL prefill and decode on an H100 held to 350 W, 5 ms windows: kernels, SM occupancy, DRAM "
-         "bandwidth, board power against the limit, and the SM clock the firmware set window by window: about "
-         "1,390 MHz through the prefill, lower for the vocabulary projection, boost for the decode]"
+         "bandwidth, board power against the limit, and the SM clock the firmware set window by window: held "
+         "below boost through the prefill, lower for the vocabulary projection, boost for the decode]"
          "(img/power_window_llm_timeline.png)\n\n"
          "*`dse report results/power_window_llm.h5` (the 5 ms run; `scripts/update_power_doc.sh` regenerates it).*")
+# The H200 under 20 s holds: what it drew and ran at against the model at the same work.
+summary = json.load(open(sys.argv[16]))
+hold32, hold16 = (json.loads(sys.argv[i])["rows"][0] for i in (13, 14))
+with open(sys.argv[15]) as f:
+    stream = next(csv.DictReader(f))
+def rate(r):
+    return 2 * r["m"] * r["n"] * r["k"] / r["predicted_ms"] / 1e9
+hrows = ["| load (20 s hold at the default 700 W limit) | measured SM MHz | dse MHz | measured W | dse W | measured rate | dse rate |",
+         "|---|---:|---:|---:|---:|---:|---:|"]
+idle = summary["idle"]
+hrows.append(f"| idle, no process on the GPU | {idle['sm_clock_mhz_median']:.0f} | - | {idle['power_w_median']:.1f} | "
+             f"{float(sys.argv[17]):.1f} (the spec's) | - | - |" if sys.argv[17] else "")
+for label, key, row in (("cuBLAS SGEMM 8192^3 (FP32, no TF32)", "hold_fp32", hold32),
+                        ("cuBLAS FP16 GEMM 8192^3 (FP32 accumulation)", "hold_fp16", hold16)):
+    m = summary[key]
+    hrows.append(f"| {label} | {m['sm_clock_mhz_median']:.0f} | {row['clock_mhz']:.0f} | {m['power_w_median']:.1f} | "
+                 f"{row['power_w']:.1f} | {m['rate_median']:.1f} TFLOPS | {rate(row):.1f} TFLOPS |")
+m = summary["hold_stream"]
+hrows.append(f"| device-to-device copy, 2 GiB | {m['sm_clock_mhz_median']:.0f} | {float(stream['clock_mhz']):.0f} | "
+             f"{m['power_w_median']:.1f} | {float(stream['power_w']):.1f} | {m['rate_median']:.0f} GB/s | "
+             f"{2 * 2**31 / float(stream['predicted_ms']) / 1e6:.0f} GB/s |")
+body += ("\n\n**An H200 measured here** (results/device/h200/summary.json: medians over each hold after its first 5 s; "
+         "nvidia-smi every 200 ms; the FP16 GEMM's clock set `tensor_energy_scale`, the other rows are checks):\n\n" +
+         "\n".join(r for r in hrows if r))
 print(body)
 PY
   python3 scripts/replace_doc_section.py docs/power.md power

@@ -105,15 +105,19 @@ double GpuPowerModel::activity(const KernelLoad& load, double clock_mhz) const {
   // GPUs whose densest math is on CUDA cores, and simt_tensor_energy_ratio x their FP32 rate /
   // the tensor-core rate of it on GPUs with tensor cores (the spec's own ratio where it cites a
   // measurement, the calibration's otherwise).
+  // A tensor-core FLOP costs the spec's tensor_energy_scale times what the TDP anchor gives it (1
+  // unless a measured tensor-core GEMM says otherwise); simt_tensor_energy_ratio is relative to it.
   double relative_energy = 1;
   const auto rate = spec_.flops_per_clock_per_sm(load.compute_type, load.tensor_cores);
   const double unit_rate = rate.value_or(fp32_flops_per_clock_);
+  const double tensor_scale = densest_on_tensor_cores_ ? spec_.tensor_energy_scale : 1.0;
   if (load.tensor_cores) {
-    relative_energy = densest_flops_per_clock_ / unit_rate;
+    relative_energy = tensor_scale * densest_flops_per_clock_ / unit_rate;
   } else {
     const double fp32 = fp32_flops_per_clock_;
     const double ratio = spec_.simt_tensor_energy_ratio.value_or(fit_.simt_tensor_energy_ratio);
-    const double full_rate_power = densest_on_tensor_cores_ ? ratio * fp32 / densest_flops_per_clock_ : 1.0;
+    const double full_rate_power =
+        densest_on_tensor_cores_ ? tensor_scale * ratio * fp32 / densest_flops_per_clock_ : 1.0;
     relative_energy = full_rate_power * densest_flops_per_clock_ / unit_rate;
   }
   const double densest_rate = densest_flops_per_clock_ * spec_.sm_count * clock_mhz * 1e6;  // FLOP/s

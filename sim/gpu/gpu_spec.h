@@ -87,12 +87,15 @@ struct GpuSpec {
   double max_power_limit_w() const;
   SmLimits sm;
   int fp32_lanes_shared_with_int32 = 0;  // GA10x / Ada: FP32 lanes that also execute INT32
-  // Published measurements of this architecture that the fitted calibration cannot carry over
-  // (absent elsewhere): the share of the calibrated SIMT GEMM rate its cuBLAS SGEMM reaches, and
-  // the energy of a CUDA-core FP32 FLOP over a tensor-core FP16 FLOP (GpuPowerFit). Each spec
-  // that sets them cites the measurement.
+  // Measurements of this architecture that the fitted calibration cannot carry over (absent
+  // elsewhere): the share of the calibrated SIMT GEMM rate its cuBLAS SGEMM reaches; the energy of
+  // a CUDA-core FP32 FLOP over a tensor-core FP16 FLOP (GpuPowerFit); and the energy of a
+  // tensor-core FLOP over what the TDP anchor gives it (1: the densest math at full rate draws the
+  // TDP at the base clock; more where a measured tensor-core GEMM holds a lower clock at the TDP).
+  // Each spec that sets them cites the measurement.
   std::optional<double> simt_gemm_efficiency;
   std::optional<double> simt_tensor_energy_ratio;
+  double tensor_energy_scale = 1;
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
   std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
   std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8
