@@ -8,9 +8,12 @@ read every 20 ms (SM clock, power); the medians over the hold's last half. Obser
 clocks, limits or modes.
 
     python3 scripts/device/measure_resnet50_power.py OUT_DIR [--batches 8 64] [--hold 12]
+        [--channels-last] [--profile BATCH]
 
-Writes OUT_DIR/resnet50_power.csv (batch, latency_ms, sm_clock_mhz, power_w, samples) and
-OUT_DIR/resnet50_power_samples.csv (every NVML reading)."""
+Writes OUT_DIR/resnet50_power{,_cl}.csv (batch, latency_ms, sm_clock_mhz, power_w, samples),
+OUT_DIR/resnet50_power{,_cl}_samples.csv (every NVML reading) and, with --profile, the kernels of
+one eager forward pass at that batch from torch.profiler, summed by name
+(resnet50_kernels_b<BATCH>{,_cl}.csv: kernel, calls, total_us)."""
 import argparse
 import csv
 import statistics
@@ -28,6 +31,8 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--batches", type=int, nargs="+", default=[8, 64])
     parser.add_argument("--hold", type=float, default=12.0)
+    parser.add_argument("--channels-last", action="store_true", help="NHWC tensors, as cuDNN's tensor-core kernels take")
+    parser.add_argument("--profile", type=int, default=0, help="also list the kernels of one pass at this batch")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -35,9 +40,12 @@ def main():
     pynvml.nvmlInit()
     handle = pynvml.nvmlDeviceGetHandleByIndex(0)
     model = torchvision.models.resnet50().cuda().half().eval()
+    layout = torch.channels_last if args.channels_last else torch.contiguous_format
+    model = model.to(memory_format=layout)
+    suffix = "_cl" if args.channels_last else ""
     results, samples = [], []
     for batch in args.batches:
-        x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=torch.float16)
+        x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=torch.float16).to(memory_format=layout)
         with torch.no_grad():
             for _ in range(5):  # cudnn.benchmark picks its algorithms outside the capture
                 model(x)
@@ -87,11 +95,29 @@ def main():
         print(f"resnet50 batch {batch}: {latency_ms:.4f} ms, {results[-1][2]} MHz, {results[-1][3]} W", flush=True)
         del graph
         torch.cuda.empty_cache()
-    with open(out / "resnet50_power.csv", "w", newline="") as f:
+    if args.profile:
+        x = torch.randn(args.profile, 3, 224, 224, device="cuda", dtype=torch.float16).to(memory_format=layout)
+        with torch.no_grad():
+            model(x)
+            torch.cuda.synchronize()
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                model(x)
+                torch.cuda.synchronize()
+        totals = {}
+        for event in prof.events():
+            if event.device_type == torch.autograd.DeviceType.CUDA:
+                calls, us = totals.get(event.name, (0, 0.0))
+                totals[event.name] = (calls + 1, us + event.device_time)
+        with open(out / f"resnet50_kernels_b{args.profile}{suffix}.csv", "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["kernel", "calls", "total_us"])
+            for name, (calls, us) in sorted(totals.items(), key=lambda item: -item[1][1]):
+                writer.writerow([name, calls, f"{us:.1f}"])
+    with open(out / f"resnet50_power{suffix}.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["batch", "latency_ms", "sm_clock_mhz", "power_w", "samples"])
         writer.writerows(results)
-    with open(out / "resnet50_power_samples.csv", "w", newline="") as f:
+    with open(out / f"resnet50_power{suffix}_samples.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["batch", "t_s", "sm_mhz", "power_w"])
         writer.writerows(samples)
