@@ -105,9 +105,9 @@ def main():
                 torch.cuda.synchronize()
         totals = {}
         for event in prof.events():
-            if event.device_type == torch.autograd.DeviceType.CUDA:
+            if str(getattr(event, "device_type", "")).endswith("CUDA"):
                 calls, us = totals.get(event.name, (0, 0.0))
-                totals[event.name] = (calls + 1, us + event.device_time)
+                totals[event.name] = (calls + 1, us + getattr(event, "device_time", getattr(event, "cuda_time", 0.0)))
         with open(out / f"resnet50_kernels_b{args.profile}{suffix}.csv", "w", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(["kernel", "calls", "total_us"])
