@@ -44,6 +44,12 @@ for clock in 470 705 940 1175 1400; do
     -p device.fusion=exact -p device.cores.x=4 -p device.cores.y=1 -p device.array.rows=128 -p device.array.cols=64 \
     -p device.l1_kib=2048 -p device.dram.bandwidth_gbps=600 -p device.clock_mhz=$clock -p output= --json -q | python3 -c "import json,sys; m=json.load(sys.stdin)['metrics']; print(m['supply_v'], m['latency_ms'], m['tdp_w'], m['static_w'], m['perf_per_tdp'], m['energy_per_inference_j'])")")
 done
+# ResNet-50 FP16 on the H200 as dse runs it (the quickstart) at the batches measured there.
+resnet=()
+for batch in 8 64 256; do
+  resnet+=("$batch $("$dse" run configs/experiments/quickstart.yaml -p "workload.models[0].batch=$batch" -p output= --json -q | \
+    python3 -c "import json,sys; m=json.load(sys.stdin)['metrics']; print(m['latency_ms'], m['sm_clock_mhz'], m['power_avg_w'])")")
+done
 p40=()
 for clock in 1063 1303 1531; do
   for model in resnet_v2_50 inception_v3 mobilenet_v1; do
@@ -63,7 +69,7 @@ python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32
   "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" \
   "${windows[0]}" "${windows[1]}" "$(gemm $device/gemm_fp32.csv h200 fp32)" "$(gemm $device/gemm_fp16.csv h200 fp16)" \
   "$(gemm "$tmp/hold_fp32.csv" h200 fp32)" "$(gemm "$tmp/hold_fp16.csv" h200 fp16)" "$tmp/stream_predictions.csv" \
-  "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" <<'PY' |
+  "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" "$(printf '%s\n' "${resnet[@]}")" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
@@ -160,6 +166,25 @@ hrows.append(f"| device-to-device copy, 2 GiB | {m['sm_clock_mhz_median']:.0f} |
 body += ("\n\n**An H200 measured here** (results/device/h200/summary.json: medians over each hold after its first 5 s; "
          "nvidia-smi every 200 ms; the FP16 GEMM's clock set `tensor_energy_scale`, the other rows are checks):\n\n" +
          "\n".join(r for r in hrows if r))
+# ResNet-50 end to end (results/device/h200/resnet50_power*.csv, scripts/device/measure_resnet50_power.py).
+layouts = {}
+for suffix, label in (("", "NCHW"), ("_cl", "channels-last")):
+    with open(f"results/device/h200/resnet50_power{suffix}.csv") as f:
+        for row in csv.DictReader(f):
+            layouts.setdefault(int(row["batch"]), {})[label] = row
+rrows = ["| batch | measured ms, channels-last (NCHW) | dse ms | measured W, channels-last (NCHW) | dse W | measured MHz | dse MHz | measured mJ per image, channels-last | dse mJ per image |",
+         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+for line in sys.argv[18].splitlines():
+    batch, ms, mhz, watts = line.split()
+    batch, ms, mhz, watts = int(batch), float(ms), float(mhz), float(watts)
+    cl, nchw = layouts[batch]["channels-last"], layouts[batch].get("NCHW")
+    both = lambda key, fmt: f"{float(cl[key]):{fmt}}" + (f" ({float(nchw[key]):{fmt}})" if nchw else "")
+    rrows.append(f"| {batch} | {both('latency_ms', '.3f')} | {ms:.3f} | {both('power_w', '.0f')} | {watts:.0f} | "
+                 f"{float(cl['sm_clock_mhz']):.0f} | {mhz:.0f} | {float(cl['latency_ms']) * float(cl['power_w']) / batch:.1f} | "
+                 f"{ms * watts / batch:.1f} |")
+body += ("\n\n**ResNet-50 FP16 end to end on the H200** (torchvision's model in a CUDA graph, replayed back to back; "
+         "results/device/h200/resnet50_power*.csv; dse: `dse run configs/experiments/quickstart.yaml -p "
+         "'workload.models[0].batch=B'`):\n\n" + "\n".join(rrows))
 print(body)
 PY
   python3 scripts/replace_doc_section.py docs/power.md power
