@@ -197,8 +197,10 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
       members[static_cast<std::size_t>(std::min(windows - 1, launches[i].start_ps / power_window_ps_))].push_back(i);
     std::vector<double> next = clocks;
     const StepIntegral drawn(result.power, result.makespan_ps);  // joules
-    // A window whose ops launch nothing draws idle power: it fits at the cap.
-    held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, idle_w - limit, 0});
+    // A window whose ops launch nothing draws the idle power of a GPU with a process on it (the
+    // idle draw and the leakage at the cap's voltage): it fits at the cap.
+    held.assign(members.size(),
+                FirmwareClock{cap, ClockHeld::fits_at_cap, idle_w + power.busy_static_w(cap) - limit, 0});
     for (std::size_t w = 0; w < members.size(); ++w) {
       if (members[w].empty()) continue;
       // The window's work: the ops that start in it, from the first one's start to the last end.
@@ -223,18 +225,20 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         }
         return seconds_joules;
       };
-      // With the time the window held nothing else as it ran (host gaps), at idle.
+      // With the time the window held nothing else as it ran (host gaps), idle at the window's
+      // clock: the idle draw and that clock's leakage (the process keeps the GPU in P0).
       const double span_s = static_cast<double>(to - from) * 1e-12;
       const auto ran = window_load(std::nullopt);
       const double gap_s = std::max(0.0, span_s - ran.first);
-      const auto modelled_w = [&](std::pair<double, double> load) {
+      const auto modelled_w = [&](std::pair<double, double> load, double gap_mhz) {
+        const double gap_w = idle_w + power.busy_static_w(gap_mhz);
         const double seconds = gap_s + load.first;
-        return seconds > 0 ? (idle_w * gap_s + load.second) / seconds : idle_w;
+        return seconds > 0 ? (gap_w * gap_s + load.second) / seconds : gap_w;
       };
       // What the window drew as simulated, less what the model gives it at the clocks it ran at:
       // work spilling across its edges, overlap; carried into the clock it gets next.
-      const double offset_w = drawn.between(from, to) / span_s - modelled_w(ran);
-      const auto excess_w = [&](double mhz) { return modelled_w(window_load(mhz)) + offset_w - limit; };
+      const double offset_w = drawn.between(from, to) / span_s - modelled_w(ran, clocks[members[w].front()]);
+      const auto excess_w = [&](double mhz) { return modelled_w(window_load(mhz), mhz) + offset_w - limit; };
       held[w] = firmware_clock(excess_w, floor, cap, 0.1 / cap);
       for (const std::size_t i : members[w]) next[i] = held[w].mhz;
     }
@@ -293,8 +297,9 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   StreamRuntime runtime(engine, gpu);
   for (const int priority : schedule.stream_priority) runtime.create_stream(priority);
 
-  // Board power: idle, plus leakage while anything runs (at the voltage of the clock the last
-  // kernel started at), plus what the running kernels draw.
+  // Board power: idle, plus the leakage of the clock the last kernel started at (a GPU with a
+  // process on it stays in P0 at that clock between kernels: an H200 drew 124 W there against 80 W
+  // with no process, docs/power.md), plus what the running kernels draw.
   const GpuPowerModel& power = timing_->power();
   const double idle_w = power.idle_w();
   const double first_clock = op_clocks.empty() ? clock_mhz : op_clocks.front();
@@ -302,7 +307,7 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   result.idle_w = idle_w;
   result.busy_static_w = busy_static_w;
   double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
-  result.power.push_back({0, idle_w, first_clock});
+  result.power.push_back({0, idle_w + busy_static_w, first_clock});
   gpu.kernel_started.connect([&](const KernelWork& kernel, TimePs) {
     if (kernel.clock_mhz != clock_now) {
       clock_now = kernel.clock_mhz;
@@ -310,7 +315,7 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
     }
   });
   gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
-    const double watts = idle_w + (gpu.running() > 0 ? busy_static_w + dynamic_w : 0.0);
+    const double watts = idle_w + busy_static_w + (gpu.running() > 0 ? dynamic_w : 0.0);
     if (result.power.back().start_ps == now) {
       result.power.back().watts = watts;
       result.power.back().sm_clock_mhz = clock_now;

@@ -117,6 +117,10 @@ class ServingRun {
 
   std::int64_t issued_ = 0, completed_ = 0;
   double idle_w_ = 0;
+  // Between batches the GPU stays in P0 at the clock it last ran at: the idle draw plus that clock's
+  // leakage (an H200 with a process on it drew 124 W idle at boost against 80 W with none,
+  // docs/power.md). 0 until the first batch.
+  double idle_static_w_ = 0;
   double last_advance_s_ = 0;
   double energy_j_ = 0;  // since the start
   double busy_s_ = 0;    // time with a batch running, since the start
@@ -247,6 +251,7 @@ void ServingRun::start_batch(std::size_t tenant, int size) {
   RunningBatch batch;
   batch.cost = costs_.at(tenant, size, clock_level());
   batch.remaining_s = batch.cost.latency_s;
+  idle_static_w_ = batch.cost.static_w;
   const double now = now_s();
   for (int i = 0; i < size; ++i) {
     const std::size_t request = t.queue.front();
@@ -289,7 +294,7 @@ void ServingRun::recompute_speeds() {
 }
 
 double ServingRun::board_w() const {
-  if (running_.empty()) return idle_w_;
+  if (running_.empty()) return idle_w_ + idle_static_w_;
   double static_w = 0, dynamic_w = 0;
   for (const RunningBatch& b : running_) {
     static_w = std::max(static_w, b.cost.static_w);  // one chip: leakage once, at the clock it runs

@@ -52,6 +52,9 @@ TEST(H200Measured, ADramStreamAndIdle) {
   EXPECT_NEAR(power.board_w(copy, 1980), 425.6, 0.05 * 425.6);
   // Idle with no process on the GPU: 80.4 W at 345 MHz (the spec's 83.4 W is another H200's).
   EXPECT_NEAR(power.idle_w(), 80.4, 0.05 * 80.4);
+  // Idle with a process on it, between loads (power_step.csv's off phases): 1,920-1,980 MHz at
+  // 124-125 W, which dse gives as the idle draw plus the leakage at that clock's voltage.
+  EXPECT_NEAR(power.idle_w() + power.busy_static_w(1980), 124.5, 0.10 * 124.5);
 }
 
 }  // namespace dse

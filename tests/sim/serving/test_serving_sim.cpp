@@ -229,6 +229,18 @@ TEST(ServingSim, ModelBasedGovernorHoldsTheCapAtPartLoad) {
   EXPECT_NEAR(r.metrics.at("throughput_per_s"), 200.0, 10.0);
 }
 
+TEST(ServingSim, BetweenBatchesTheGpuIdlesAtItsClock) {
+  // At 10 requests/s the H200 idles 99 % of the time; it idles with the server's process on it, in P0
+  // at the clock it runs batches at: the idle draw (83.4 W, its spec) plus the leakage at boost,
+  // 116.5 W (an H200 measured 124-125 W there, docs/power.md), not the 83.4 W of a GPU with none.
+  std::string yaml = poisson_yaml(10, "{name: fixed, batch: 1}");
+  yaml.replace(yaml.find("requests: 200000"), 16, "requests: 2000");
+  const RunResult r = run_experiment(serving_experiment(yaml));
+  const double between_batches_w = 83.4 + 0.13 * 700 * (1.10 - 0.70) / 1.10;  // sim/gpu/gpu_power.cpp
+  EXPECT_GE(r.metrics.at("power_avg_w"), between_batches_w - 1e-6);
+  EXPECT_LE(r.metrics.at("power_avg_w"), between_batches_w + 5);
+}
+
 TEST(ServingSim, ATraceWithABadRowNamesFileAndLine) {
   const auto dir = std::filesystem::temp_directory_path() / "dse_serving_trace_test";
   std::filesystem::create_directories(dir);
