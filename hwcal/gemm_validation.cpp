@@ -46,13 +46,9 @@ GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& 
     // Each row times one GEMM on its own, as NeuSight's rows time one op.
     const std::vector<Kernel> kernels = lower_op(graph, graph.ops().back(), timer);
     row.predicted_ms = timed_alone_s(kernels, timer) * 1e3;
-    double longest = -1;
-    for (const auto& kernel : kernels) {
-      const KernelTime t = timer.time(kernel);
-      if (t.seconds <= longest) continue;
-      longest = t.seconds;
-      row.clock_mhz = t.clock_mhz;
-      row.power_w = timer.board_w(kernel, t);
+    if (const LongestKernel longest = longest_kernel(kernels, timer); longest.kernel) {
+      row.clock_mhz = longest.time.clock_mhz;
+      row.power_w = timer.board_w(*longest.kernel, longest.time);
     }
     out.rows.push_back(row);
   }

@@ -12,7 +12,6 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
-#include <tuple>
 
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
@@ -131,6 +130,16 @@ double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& time
   double seconds = timer.calibration().timing_floor_us * 1e-6;
   for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
   return seconds;
+}
+
+LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
+  LongestKernel longest;
+  for (const auto& kernel : kernels) {
+    const KernelTime t = timer.time(kernel);
+    if (longest.kernel && t.seconds <= longest.time.seconds) continue;
+    longest = {&kernel, t};
+  }
+  return longest;
 }
 
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
@@ -397,13 +406,12 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
       const auto kernels = predict_kernels(row, timer);
       std::int64_t blocks = 0;
       std::string names;
-      double longest_s = 0, clock_mhz = 0;  // the clock of its longest kernel, as dse validate gemm reports
       for (const auto& kernel : kernels) {
         blocks += kernel.blocks;
         names += (names.empty() ? "" : ";") + kernel.name;
-        const KernelTime t = timer.time(kernel);
-        if (t.seconds > longest_s) std::tie(longest_s, clock_mhz) = std::pair{t.seconds, t.clock_mhz};
       }
+      const LongestKernel longest = longest_kernel(kernels, timer);
+      const double clock_mhz = longest.kernel ? longest.time.clock_mhz : 0.0;
       const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
       csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f}\n", name, row.op, row.b,
                          row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),

@@ -44,6 +44,12 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
 // What a harness that times one op on its own measures for `kernels`: its timing floor once,
 // plus each kernel's time. Every validation against isolated-op measurements goes through here.
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
+// The longest of `kernels` with its time (the clock a validation reports for a row is its); null for none.
+struct LongestKernel {
+  const Kernel* kernel = nullptr;
+  KernelTime time;
+};
+LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTimer& timer);
 // Predicted latency (seconds) of one measured row: timed_alone_s of its kernels for a row timed on
 // its own, their sum for one timed back to back.
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);

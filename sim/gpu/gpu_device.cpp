@@ -184,7 +184,6 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
                                   std::string& reason) const {
   const double limit = point_.power_limit_w, floor = clock_floor_mhz_;
   const GpuPowerModel& power = timing_->power();
-  const double idle_w = power.idle_w();
   std::vector<double> clocks(launches.size(), cap);
   std::vector<FirmwareClock> held;  // per window, of the last round
   // The windows are those of the pass as it runs: a slower clock stretches the pass and moves ops
@@ -199,8 +198,7 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     const StepIntegral drawn(result.power, result.makespan_ps);  // joules
     // A window whose ops launch nothing draws the idle power of a GPU with a process on it (the
     // idle draw and the leakage at the cap's voltage): it fits at the cap.
-    held.assign(members.size(),
-                FirmwareClock{cap, ClockHeld::fits_at_cap, idle_w + power.busy_static_w(cap) - limit, 0});
+    held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, power.held_idle_w(cap) - limit, 0});
     for (std::size_t w = 0; w < members.size(); ++w) {
       if (members[w].empty()) continue;
       // The window's work: the ops that start in it, from the first one's start to the last end.
@@ -216,11 +214,11 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         std::pair<double, double> seconds_joules{0, 0};
         for (const std::size_t i : members[w]) {
           const double f = mhz.value_or(launches[i].clock_mhz);
-          const double busy_static_w = power.busy_static_w(f);
+          const double held_w = power.held_idle_w(f);
           for (const KernelWork& k : timing_->kernels(*launches[i].graph, *launches[i].op, f)) {
             const double s = static_cast<double>(k.duration_ps) * 1e-12;
             seconds_joules.first += s;
-            seconds_joules.second += (idle_w + busy_static_w + k.dynamic_w) * s;
+            seconds_joules.second += (held_w + k.dynamic_w) * s;
           }
         }
         return seconds_joules;
@@ -231,7 +229,7 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
       const auto ran = window_load(std::nullopt);
       const double gap_s = std::max(0.0, span_s - ran.first);
       const auto modelled_w = [&](std::pair<double, double> load, double gap_mhz) {
-        const double gap_w = idle_w + power.busy_static_w(gap_mhz);
+        const double gap_w = power.held_idle_w(gap_mhz);
         const double seconds = gap_s + load.first;
         return seconds > 0 ? (gap_w * gap_s + load.second) / seconds : gap_w;
       };
@@ -297,25 +295,23 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   StreamRuntime runtime(engine, gpu);
   for (const int priority : schedule.stream_priority) runtime.create_stream(priority);
 
-  // Board power: idle, plus the leakage of the clock the last kernel started at (a GPU with a
-  // process on it stays in P0 at that clock between kernels: an H200 drew 124 W there against 80 W
-  // with no process, docs/power.md), plus what the running kernels draw.
+  // Board power: the GPU held in P0 at the clock the last kernel started at (GpuPowerModel::
+  // held_idle_w, also between kernels), plus what the running kernels draw.
   const GpuPowerModel& power = timing_->power();
-  const double idle_w = power.idle_w();
   const double first_clock = op_clocks.empty() ? clock_mhz : op_clocks.front();
-  double clock_now = first_clock, busy_static_w = power.busy_static_w(first_clock);
-  result.idle_w = idle_w;
-  result.busy_static_w = busy_static_w;
+  double clock_now = first_clock, held_w = power.held_idle_w(first_clock);
+  result.idle_w = power.idle_w();
+  result.busy_static_w = power.busy_static_w(first_clock);
   double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
-  result.power.push_back({0, idle_w + busy_static_w, first_clock});
+  result.power.push_back({0, held_w, first_clock});
   gpu.kernel_started.connect([&](const KernelWork& kernel, TimePs) {
     if (kernel.clock_mhz != clock_now) {
       clock_now = kernel.clock_mhz;
-      busy_static_w = power.busy_static_w(clock_now);
+      held_w = power.held_idle_w(clock_now);
     }
   });
   gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
-    const double watts = idle_w + busy_static_w + (gpu.running() > 0 ? dynamic_w : 0.0);
+    const double watts = held_w + (gpu.running() > 0 ? dynamic_w : 0.0);
     if (result.power.back().start_ps == now) {
       result.power.back().watts = watts;
       result.power.back().sm_clock_mhz = clock_now;

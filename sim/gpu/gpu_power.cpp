@@ -135,7 +135,7 @@ double GpuPowerModel::kernel_dynamic_w(const KernelLoad& load, double clock_mhz)
 }
 
 double GpuPowerModel::board_w(const KernelLoad& load, double clock_mhz) const {
-  return idle_w_ + busy_static_w(clock_mhz) + kernel_dynamic_w(load, clock_mhz);
+  return held_idle_w(clock_mhz) + kernel_dynamic_w(load, clock_mhz);
 }
 
 }  // namespace dse

@@ -71,8 +71,11 @@ class GpuPowerModel {
   double voltage_v(double clock_mhz) const;
   double idle_w() const { return idle_w_; }
   bool idle_measured() const { return spec_.idle_w.has_value(); }
-  // Leakage added while any kernel runs.
+  // Leakage a GPU held at `clock_mhz` adds over its idle draw (while kernels run, and between them).
   double busy_static_w(double clock_mhz) const;
+  // A GPU that a process holds in P0 at `clock_mhz` with nothing running: the idle draw and that
+  // clock's leakage (an H200 drew 124 W there against 80 W with no process, docs/power.md).
+  double held_idle_w(double clock_mhz) const { return idle_w_ + busy_static_w(clock_mhz); }
   // What one kernel adds while it runs alone: its SMs' dynamic power and its DRAM traffic.
   double kernel_dynamic_w(const KernelLoad& load, double clock_mhz) const;
   // The board while `load` runs alone: idle + busy static + the kernel's dynamic power.

@@ -52,7 +52,7 @@ TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
   const GpuSpec h200 = test::catalog_gpu("h200");
   const GpuPowerModel power(h200,
                             {KernelCalibration{}.simt_tensor_energy_ratio, KernelCalibration{}.active_sm_power_share});
-  const double between_kernels_w = 83.4 + power.busy_static_w(result.metrics.at("sm_clock_mhz"));
+  const double between_kernels_w = power.held_idle_w(result.metrics.at("sm_clock_mhz"));
   EXPECT_GT(between_kernels_w, 83.4 + 10);
   for (const auto& sample : result.power) {
     EXPECT_GE(sample.watts, between_kernels_w - 1e-9);
