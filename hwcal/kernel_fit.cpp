@@ -153,7 +153,7 @@ double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer)
 
 double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer) {
   Engine engine;
-  GpuExecutor gpu(engine, timer.spec().dram_bandwidth_gbps * 1e9 * timer.calibration().memory_efficiency);
+  GpuExecutor gpu(engine, timer.dram_bytes_per_s());
   StreamRuntime runtime(engine, gpu);
   for (const KernelMeasurement* row : {&a, &b}) {
     const int stream = runtime.create_stream();
@@ -229,7 +229,7 @@ struct FitParameter {
 constexpr FitParameter kFitParameters[] = {
     {"gemm_efficiency", &KernelCalibration::gemm_efficiency, false, 0.01, 1.0},
     {"vector_efficiency", &KernelCalibration::vector_efficiency, false, 0.01, 1.0},
-    {"memory_efficiency", &KernelCalibration::memory_efficiency, false, 0.01, 1.0},
+    {"stream_efficiency", &KernelCalibration::stream_efficiency, false, 0.01, 1.5},
     {"timing_floor_us", &KernelCalibration::timing_floor_us, false, 1e-3, 1e5},
     {"saturating_warps_per_scheduler", &KernelCalibration::saturating_warps_per_scheduler, false, 1, 64},
     {"simt_tensor_energy_ratio", &KernelCalibration::simt_tensor_energy_ratio, false, 0.1, 100},
@@ -315,13 +315,9 @@ struct LogErrorFunctor {
 }  // namespace
 
 const std::vector<std::string>& default_fit_parameters() {
-  static const std::vector<std::string> names = {"gemm_efficiency",
-                                                 "vector_efficiency",
-                                                 "memory_efficiency",
-                                                 "timing_floor_us",
-                                                 "saturating_warps_per_scheduler",
-                                                 "simt_tensor_energy_ratio",
-                                                 "gemm_block_overhead_cycles",
+  static const std::vector<std::string> names = {"gemm_efficiency",          "vector_efficiency",
+                                                 "timing_floor_us",          "saturating_warps_per_scheduler",
+                                                 "simt_tensor_energy_ratio", "gemm_block_overhead_cycles",
                                                  "l2_reread_bytes_per_clock"};
   return names;
 }

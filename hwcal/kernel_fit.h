@@ -66,9 +66,9 @@ Graph measured_op_graph(const KernelMeasurement& row);
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
 
 // The parameters a fit to NeuSight's rows frees (the others are not identifiable from ops timed
-// one at a time): gemm_efficiency, vector_efficiency, memory_efficiency, timing_floor_us,
-// saturating_warps_per_scheduler, simt_tensor_energy_ratio, gemm_block_overhead_cycles,
-// l2_reread_bytes_per_clock.
+// one at a time, or, as stream_efficiency, are set by measurement: each spec's stream share):
+// gemm_efficiency, vector_efficiency, timing_floor_us, saturating_warps_per_scheduler,
+// simt_tensor_energy_ratio, gemm_block_overhead_cycles, l2_reread_bytes_per_clock.
 const std::vector<std::string>& default_fit_parameters();
 
 struct FitOptions {

@@ -28,7 +28,7 @@ std::string row_key(const KernelMeasurement& m) {
 const std::vector<std::string>& session_fit_parameters() {
   static const std::vector<std::string> names = {"gemm_efficiency",
                                                  "vector_efficiency",
-                                                 "memory_efficiency",
+                                                 "stream_efficiency",
                                                  "saturating_warps_per_scheduler",
                                                  "gemm_block_overhead_cycles",
                                                  "l2_reread_bytes_per_clock",

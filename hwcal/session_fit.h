@@ -20,7 +20,7 @@ struct SessionFitOptions {
 };
 
 // What a session's rows fit (timed back to back: the launch overhead shows, the harness floor does
-// not; power where observed): gemm_efficiency, vector_efficiency, memory_efficiency,
+// not; power where observed): gemm_efficiency, vector_efficiency, stream_efficiency,
 // saturating_warps_per_scheduler, gemm_block_overhead_cycles, l2_reread_bytes_per_clock,
 // launch_overhead_us, simt_tensor_energy_ratio, active_sm_power_share.
 const std::vector<std::string>& session_fit_parameters();

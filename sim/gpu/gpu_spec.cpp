@@ -75,6 +75,28 @@ std::vector<double> GpuSpec::clock_table_mhz() const {
   return SupportedClocks{0.15 * boost_clock_mhz, boost_clock_mhz, step}.list_mhz();
 }
 
+double unmeasured_dram_stream_share(DramType type) {
+  // Medians of the catalog's measured dram_stream_share (each spec cites its measurement;
+  // tests/sim/test_gpu_specs.cpp recomputes them). HBM: P100 0.737, A100 80GB PCIe 0.866, A100 40GB
+  // PCIe 0.881, H200 0.885, V100 PCIe 0.909, H100 PCIe 0.916. GDDR: T4 0.739, P4 0.751, L4 0.781.
+  // A wide HBM interface reaches more of its peak than GDDR does, the first HBM2 GPU (P100) aside.
+  switch (type) {
+    case DramType::hbm2:
+    case DramType::hbm2e:
+    case DramType::hbm3:
+    case DramType::hbm3e: return 0.883;
+    case DramType::gddr5:
+    case DramType::gddr5x:
+    case DramType::gddr6:
+    case DramType::gddr6x: return 0.751;
+  }
+  return 0.751;
+}
+
+double GpuSpec::stream_bandwidth_bytes_per_s() const {
+  return dram_bandwidth_gbps * 1e9 * dram_stream_share.value_or(unmeasured_dram_stream_share(memory_type));
+}
+
 double GpuSpec::min_power_limit_w() const { return power_limit_min_w.value_or(tdp_w / 2); }
 double GpuSpec::max_power_limit_w() const { return power_limit_max_w.value_or(tdp_w); }
 
@@ -104,6 +126,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();
   spec.memory_type = read_enum(root, "memory_type", kDramTypeNames, "a DRAM technology");
   spec.dram_bandwidth_gbps = root.param<double>("dram_bandwidth_gbps").in_range(1, 1e6).required();
+  spec.dram_stream_share = root.param<double>("dram_stream_share").in_range(0.3, 1.0).optional();
   spec.l2_cache_mib = root.param<double>("l2_cache_mib").in_range(0, 65536).required();
   spec.l1_cache_kib = root.param<double>("l1_cache_kib").in_range(0, 65536).required();
   spec.tdp_w = root.param<double>("tdp_w").in_range(1, 100000).required();

@@ -68,6 +68,10 @@ struct GpuSpec {
   double memory_gib = 0;
   DramType memory_type = DramType::hbm2;
   double dram_bandwidth_gbps = 0;  // GB/s, 1e9 bytes per second
+  // Share of dram_bandwidth_gbps a streaming kernel (elementwise ops, a device-to-device copy)
+  // reached when measured on this GPU; each spec that has one cites the measurement. Absent:
+  // unmeasured_dram_stream_share (gpu_spec.cpp) for its memory technology.
+  std::optional<double> dram_stream_share;
   double l2_cache_mib = 0;
   // L1 data cache per SM that a kernel using a few KB of shared memory gets (on Volta and later the
   // L1 + shared capacity less the smallest shared-memory carve-out that holds them).
@@ -78,6 +82,9 @@ struct GpuSpec {
   std::optional<double> power_limit_min_w, power_limit_max_w;  // the range nvidia-smi -pl accepts
   std::optional<double> idle_w;  // drawn with no work running (the spec's comment gives the state)
 
+  // What a streaming kernel reaches, bytes/s: the datasheet bandwidth times the measured stream
+  // share, or the share measured GPUs of its memory technology reach.
+  double stream_bandwidth_bytes_per_s() const;
   // The SM clocks a locked or power-limited GPU can run at, highest first: the driver's table
   // where the spec has it, else boost down to a quarter of it in the architecture's step
   // (gpu_power.h says which).
@@ -108,6 +115,10 @@ struct GpuSpec {
   // Per-SM-per-clock throughput of `type` on tensor cores (if `matrix` and supported) or CUDA cores.
   std::optional<double> flops_per_clock_per_sm(std::string_view type, bool matrix) const;
 };
+
+// The stream share of a GPU with no measurement: the median of the catalog's measured shares for
+// its memory technology (HBM, or GDDR), in gpu_spec.cpp with the values it is the median of.
+double unmeasured_dram_stream_share(DramType type);
 
 // Reads and validates a spec; ConfigErrors name the spec file's line and key.
 GpuSpec read_gpu_spec(const ConfigNode& root);

@@ -86,7 +86,7 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
   const double simt_gemm = kernel.matrix && !on_tensor_cores(kernel) ? spec_.simt_gemm_efficiency.value_or(1.0) : 1.0;
   const double efficiency = kernel.matrix ? calibration_.gemm_efficiency * simt_gemm : calibration_.vector_efficiency;
   const double sm_rate = per_clock * clock_mhz * 1e6 * efficiency;  // FLOP/s of one busy SM
-  const double bandwidth = spec_.dram_bandwidth_gbps * 1e9 * calibration_.memory_efficiency;
+  const double bandwidth = dram_bytes_per_s();
   const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
   const double block_bytes = kernel.dram_bytes / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
   const double l2_bandwidth = calibration_.l2_reread_bytes_per_clock * spec_.sm_count * clock_mhz * 1e6;

@@ -56,9 +56,7 @@ class KernelTimingModel final : public GpuTimingModel {
 
   const GpuPowerModel& power() const override { return timer_.power(); }
 
-  double dram_bandwidth_bytes_per_s() const override {
-    return timer_.spec().dram_bandwidth_gbps * 1e9 * timer_.calibration().memory_efficiency;
-  }
+  double dram_bandwidth_bytes_per_s() const override { return timer_.dram_bytes_per_s(); }
 
   std::string calibration() const override { return source_; }
 

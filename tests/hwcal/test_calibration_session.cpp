@@ -235,9 +235,9 @@ TEST(CalibrationSession, TheFitRecoversTheSimulatedGpusParametersAndStaysPhysica
                        "kernels.models=[resnet18]", "kernels.gemm_sizes=[512, 2048]"};
   options.start = JournalStart::force;
   const CalibrateOutcome out = calibrate(options);
-  // configs/calibration/session.yaml's truth: gemm 0.86, memory 0.80, vector 0.55, launch 4 us.
+  // configs/calibration/session.yaml's truth: gemm 0.86, stream 0.80, vector 0.55, launch 4 us.
   EXPECT_NEAR(out.file.parameters.gemm_efficiency, 0.86, 0.05);
-  EXPECT_NEAR(out.file.parameters.memory_efficiency, 0.80, 0.05);
+  EXPECT_NEAR(out.file.parameters.stream_efficiency, 0.80, 0.05);
   EXPECT_NEAR(out.file.parameters.launch_overhead_us, 4.0, 0.5);
   EXPECT_LT(out.check.all_fitted.mape_pct, 5);
   EXPECT_GT(out.check.all_default.mape_pct, out.check.all_fitted.mape_pct);

@@ -4,6 +4,10 @@
 // 989.5 TFLOPS = 132 SMs x 4096 x 1.83 GHz, boost 1.98 GHz).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
+#include "models/base/csv_table.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_spec.h"
@@ -83,6 +87,67 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
   }
   EXPECT_EQ(test::catalog_gpu("p100_pcie").l1_cache_kib, 24);
   EXPECT_EQ(test::catalog_gpu("p4").l1_cache_kib, 48);
+}
+
+// Each spec's measured stream share that cites NeuSight's elementwise rows is what those rows
+// give: the median over the GPU's rows of at least 1 ms (where the harness's ~25 us is under 3 %)
+// of the bytes an op moves (two inputs and an output for add, mul, div, pow; one input and an
+// output for the others) over its time, as a share of the datasheet bandwidth.
+TEST(GpuSpecs, StreamSharesAreWhatNeuSightsElementwiseRowsGive) {
+  const std::map<std::string, int> arrays = {{"add", 3},  {"mul", 3},  {"div", 3},  {"pow", 3},
+                                             {"addu", 2}, {"mulu", 2}, {"divu", 2}, {"powu", 2},
+                                             {"relu", 2}, {"gelu", 2}, {"tanh", 2}};
+  const CsvTable table = CsvTable::read(std::string(DSE_REFERENCE_DIR) + "/neusight/elem.csv");
+  const auto op = table.column("OPName"), latency = table.column("Latency"), device = table.column("Device"),
+             b = table.column("B"), h = table.column("H");
+  std::map<std::string, std::vector<double>> bytes_per_s;
+  for (const auto& row : table.rows()) {
+    const double ms = table.number(row, latency);
+    if (ms < 1) continue;
+    bytes_per_s[table.text(row, device)].push_back(arrays.at(table.text(row, op)) * 4.0 * table.number(row, b) *
+                                                   table.number(row, h) / (ms * 1e-3));
+  }
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment("");
+  std::vector<GpuSpec> specs;
+  for (const auto& name : catalog.names("gpu"))
+    specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  EXPECT_EQ(bytes_per_s.size(), 7u);
+  for (auto& [device, rates] : bytes_per_s) {
+    const GpuSpec* spec = find_spec_by_device_name(specs, device);
+    ASSERT_NE(spec, nullptr) << device;
+    ASSERT_TRUE(spec->dram_stream_share.has_value()) << spec->name;
+    std::sort(rates.begin(), rates.end());
+    const std::size_t n = rates.size();
+    const double median = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    EXPECT_NEAR(*spec->dram_stream_share, median / (spec->dram_bandwidth_gbps * 1e9), 0.001) << spec->name;
+  }
+}
+
+// A spec without a measured stream share gets the median of the measured ones of its memory
+// technology (HBM or GDDR), as gpu_spec.cpp says.
+TEST(GpuSpecs, UnmeasuredStreamShareIsTheMedianOfTheMeasuredOnes) {
+  const HardwareCatalog catalog = HardwareCatalog::for_experiment("");
+  std::vector<double> hbm, gddr;
+  for (const auto& name : catalog.names("gpu")) {
+    const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
+    if (!spec.dram_stream_share) continue;
+    const bool is_hbm = spec.memory_type == DramType::hbm2 || spec.memory_type == DramType::hbm2e ||
+                        spec.memory_type == DramType::hbm3 || spec.memory_type == DramType::hbm3e;
+    (is_hbm ? hbm : gddr).push_back(*spec.dram_stream_share);
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  ASSERT_GE(hbm.size(), 3u);
+  ASSERT_GE(gddr.size(), 3u);
+  EXPECT_NEAR(unmeasured_dram_stream_share(DramType::hbm3), median(hbm), 0.0005);
+  EXPECT_NEAR(unmeasured_dram_stream_share(DramType::gddr6), median(gddr), 0.0005);
+  const GpuSpec unmeasured = test::catalog_gpu("h100_sxm");
+  ASSERT_FALSE(unmeasured.dram_stream_share.has_value());
+  EXPECT_DOUBLE_EQ(unmeasured.stream_bandwidth_bytes_per_s(),
+                   unmeasured.dram_bandwidth_gbps * 1e9 * unmeasured_dram_stream_share(DramType::hbm3));
 }
 
 }  // namespace dse
