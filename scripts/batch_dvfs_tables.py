@@ -32,18 +32,18 @@ def study(path):
         out.append(f"| {cap} | " + " | ".join(cells) + " |")
     out.append("")
 
-    def ratio_line(a, b, extra=""):
-        v = [float(by[(m, c, a)]["throughput_per_s"]) / float(by[(m, c, b)]["throughput_per_s"])
-             for m in models for c in caps]
-        return f"{a} / {b}: mean {sum(v) / len(v):.3f}, min {min(v):.3f}, max {max(v):.3f}" + extra, v
+    def ratios(a, b):
+        return [float(by[(m, c, a)]["throughput_per_s"]) / float(by[(m, c, b)]["throughput_per_s"])
+                for m in models for c in caps]
 
-    line, _ = ratio_line("model_based", "best_static", f" over {len(models) * len(caps)} cells;")
-    out.append(line)
-    _, v = ratio_line("bobd", "best_static")
+    def summary(a, b, v):
+        return f"{a} / {b}: mean {sum(v) / len(v):.3f}, min {min(v):.3f}, max {max(v):.3f}"
+
+    out.append(summary("model_based", "best_static", ratios("model_based", "best_static")) +
+               f" over {len(models) * len(caps)} cells;")
+    v = ratios("bobd", "best_static")
     found = sum(1 for x in v if x >= 0.9995)
-    line, _ = ratio_line("bobd", "best_static",
-                         f" (the grid's optimum found in {found} of {len(v)} cells)")
-    out.append(line)
+    out.append(summary("bobd", "best_static", v) + f" (the grid's optimum found in {found} of {len(v)} cells)")
     return out
 
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "models/base/median.h"
+
 namespace dse {
 
 DopController::DopController(const ParallelSettings& settings)
@@ -42,16 +44,6 @@ double timeout_at_dop(double base_s, int dop) {
   }
   return seconds * base_s / 4;
 }
-
-namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-}  // namespace
 
 std::vector<std::size_t> double_mad_outliers(const std::vector<double>& values, double threshold) {
   std::vector<std::size_t> out;

@@ -80,17 +80,7 @@ double unmeasured_dram_stream_share(DramType type) {
   // tests/sim/test_gpu_specs.cpp recomputes them). HBM: P100 0.737, A100 80GB PCIe 0.866, A100 40GB
   // PCIe 0.881, H200 0.885, V100 PCIe 0.909, H100 PCIe 0.916. GDDR: T4 0.739, P4 0.751, L4 0.781.
   // A wide HBM interface reaches more of its peak than GDDR does, the first HBM2 GPU (P100) aside.
-  switch (type) {
-    case DramType::hbm2:
-    case DramType::hbm2e:
-    case DramType::hbm3:
-    case DramType::hbm3e: return 0.883;
-    case DramType::gddr5:
-    case DramType::gddr5x:
-    case DramType::gddr6:
-    case DramType::gddr6x: return 0.751;
-  }
-  return 0.751;
+  return is_hbm(type) ? 0.883 : 0.751;
 }
 
 double GpuSpec::stream_bandwidth_bytes_per_s() const {

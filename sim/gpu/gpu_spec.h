@@ -116,6 +116,11 @@ struct GpuSpec {
   std::optional<double> flops_per_clock_per_sm(std::string_view type, bool matrix) const;
 };
 
+// Stacked HBM (hbm2 ... hbm3e), as against GDDR.
+inline bool is_hbm(DramType type) {
+  return type == DramType::hbm2 || type == DramType::hbm2e || type == DramType::hbm3 || type == DramType::hbm3e;
+}
+
 // The stream share of a GPU with no measurement: the median of the catalog's measured shares for
 // its memory technology (HBM, or GDDR), in gpu_spec.cpp with the values it is the median of.
 double unmeasured_dram_stream_share(DramType type);

@@ -7,6 +7,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/gpu/gpu_device.h"
+#include "sim/gpu/kernel_timer.h"
 #include "sim/metrics/power_series.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
@@ -49,10 +50,9 @@ TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
   EXPECT_GE(result.metrics.at("power_peak_w"), result.metrics.at("power_avg_w") - 1e-9);
   // Every sample draws at least what the GPU does between kernels with the process on it: the idle
   // draw (configs/hardware/gpu/h200.yaml idle_w) and the leakage at the clock.
-  const GpuSpec h200 = test::catalog_gpu("h200");
-  const GpuPowerModel power(h200,
-                            {KernelCalibration{}.simt_tensor_energy_ratio, KernelCalibration{}.active_sm_power_share});
-  const double between_kernels_w = power.held_idle_w(result.metrics.at("sm_clock_mhz"));
+  const double between_kernels_w = KernelTimer(test::catalog_gpu("h200"), KernelCalibration{})
+                                       .power()
+                                       .held_idle_w(result.metrics.at("sm_clock_mhz"));
   EXPECT_GT(between_kernels_w, 83.4 + 10);
   for (const auto& sample : result.power) {
     EXPECT_GE(sample.watts, between_kernels_w - 1e-9);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "models/base/csv_table.h"
+#include "models/base/median.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_spec.h"
@@ -107,39 +108,22 @@ TEST(GpuSpecs, StreamSharesAreWhatNeuSightsElementwiseRowsGive) {
     bytes_per_s[table.text(row, device)].push_back(arrays.at(table.text(row, op)) * 4.0 * table.number(row, b) *
                                                    table.number(row, h) / (ms * 1e-3));
   }
-  const HardwareCatalog catalog = HardwareCatalog::for_experiment("");
-  std::vector<GpuSpec> specs;
-  for (const auto& name : catalog.names("gpu"))
-    specs.push_back(read_gpu_spec(load_config_file(*catalog.find("gpu", name))));
+  const std::vector<GpuSpec> specs = read_catalog_gpu_specs(HardwareCatalog::for_experiment(""));
   EXPECT_EQ(bytes_per_s.size(), 7u);
-  for (auto& [device, rates] : bytes_per_s) {
+  for (const auto& [device, rates] : bytes_per_s) {
     const GpuSpec* spec = find_spec_by_device_name(specs, device);
     ASSERT_NE(spec, nullptr) << device;
     ASSERT_TRUE(spec->dram_stream_share.has_value()) << spec->name;
-    std::sort(rates.begin(), rates.end());
-    const std::size_t n = rates.size();
-    const double median = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
-    EXPECT_NEAR(*spec->dram_stream_share, median / (spec->dram_bandwidth_gbps * 1e9), 0.001) << spec->name;
+    EXPECT_NEAR(*spec->dram_stream_share, median(rates) / (spec->dram_bandwidth_gbps * 1e9), 0.001) << spec->name;
   }
 }
 
 // A spec without a measured stream share gets the median of the measured ones of its memory
 // technology (HBM or GDDR), as gpu_spec.cpp says.
 TEST(GpuSpecs, UnmeasuredStreamShareIsTheMedianOfTheMeasuredOnes) {
-  const HardwareCatalog catalog = HardwareCatalog::for_experiment("");
   std::vector<double> hbm, gddr;
-  for (const auto& name : catalog.names("gpu")) {
-    const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
-    if (!spec.dram_stream_share) continue;
-    const bool is_hbm = spec.memory_type == DramType::hbm2 || spec.memory_type == DramType::hbm2e ||
-                        spec.memory_type == DramType::hbm3 || spec.memory_type == DramType::hbm3e;
-    (is_hbm ? hbm : gddr).push_back(*spec.dram_stream_share);
-  }
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  };
+  for (const GpuSpec& spec : read_catalog_gpu_specs(HardwareCatalog::for_experiment("")))
+    if (spec.dram_stream_share) (is_hbm(spec.memory_type) ? hbm : gddr).push_back(*spec.dram_stream_share);
   ASSERT_GE(hbm.size(), 3u);
   ASSERT_GE(gddr.size(), 3u);
   EXPECT_NEAR(unmeasured_dram_stream_share(DramType::hbm3), median(hbm), 0.0005);

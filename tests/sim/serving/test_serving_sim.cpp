@@ -10,7 +10,6 @@
 
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"
-#include "sim/gpu/gpu_power.h"
 #include "sim/gpu/kernel_timer.h"
 #include "sim/run/simulation.h"
 #include "sim/serving/serving_trace.h"
@@ -239,10 +238,9 @@ TEST(ServingSim, BetweenBatchesTheGpuIdlesAtItsClock) {
   std::string yaml = poisson_yaml(10, "{name: fixed, batch: 1}");
   yaml.replace(yaml.find("requests: 200000"), 16, "requests: 2000");
   const RunResult r = run_experiment(serving_experiment(yaml));
-  const KernelCalibration defaults;  // 83.4 + 0.13 x 700 W x (1.10 - 0.70) / 1.10 (sim/gpu/gpu_power.cpp)
+  // 83.4 + 0.13 x 700 W x (1.10 - 0.70) / 1.10 (sim/gpu/gpu_power.cpp)
   const double between_batches_w =
-      GpuPowerModel(test::catalog_gpu("h200"), {defaults.simt_tensor_energy_ratio, defaults.active_sm_power_share})
-          .held_idle_w(1980);
+      KernelTimer(test::catalog_gpu("h200"), KernelCalibration{}).power().held_idle_w(1980);
   EXPECT_GE(r.metrics.at("power_avg_w"), between_batches_w - 1e-6);
   EXPECT_LE(r.metrics.at("power_avg_w"), between_batches_w + 5);
 }
