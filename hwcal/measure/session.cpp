@@ -285,9 +285,29 @@ class Session {
         after.push_back(std::abs(*r.parallel_ms * (1 - others_bias) - *r.serial_ms) / *r.serial_ms);
       }
     }
+    // The correction assumes the chunk's candidates were slowed alike, as DOPpler's are (one op's
+    // schedules); a calibration's are not (a 64-row softmax queued beside an 8,192-cube GEMM waits
+    // for it, the GEMM hardly notices). The model tells them apart: scaled to the sample (its alone
+    // times over their predictions), a candidate's parallel time over its prediction is its own
+    // slowdown, and one slowed unlike the sample (by more than the bias limit allows either way)
+    // is measured alone instead of corrected.
+    double log_scale = 0, log_slowdown = 0;
+    for (const std::size_t i : sample) {
+      const CandidateResult& r = out_.results[i];
+      if (!r.serial_ms) continue;
+      log_scale += std::log(*r.serial_ms / predicted_ms(candidates_[i], model_)) / static_cast<double>(biases.size());
+      log_slowdown += std::log(*r.parallel_ms / *r.serial_ms) / static_cast<double>(biases.size());
+    }
+    const auto slowed_unlike_sample = [&](std::size_t i) {
+      const double own = std::log(*out_.results[i].parallel_ms / predicted_ms(candidates_[i], model_)) - log_scale;
+      return std::abs(own - log_slowdown) > -std::log(1 - settings_.parallel.bias_limit);
+    };
     for (const std::size_t i : others) {
       CandidateResult& r = out_.results[i];
-      if (correct) {
+      if (correct && slowed_unlike_sample(i)) {
+        r.outlier = true;
+        measure_alone(i);
+      } else if (correct) {
         r.latency_ms = *r.parallel_ms * (1 - log.bias);
         r.corrected = true;
         r.error_estimate = mean(after);

@@ -3,10 +3,12 @@
 // double-MAD z-score of log(measured / predicted) over the last 64 parallel measurements) and a
 // random remeasure_share of the rest are re-measured alone, keeping the lower latency; the chunk's
 // bias (mean (parallel - alone) / parallel over the random sample) corrects the others by (1 - bias)
-// when under bias_limit; the controller takes the chunk's error (mean |parallel - alone| / alone over
-// the sample) and failure share; a chunk whose bias reaches bias_limit is not corrected but measured
-// again alone (its values are not worth keeping). At the end the fastest isolate_top_share are
-// re-measured alone.
+// when under bias_limit, except candidates slowed unlike the sample (their parallel time over dse's
+// prediction, scaled by the sample's alone times over theirs, differs from the sample's slowdown by
+// more than bias_limit allows), which are measured alone; the controller takes the chunk's error
+// (mean |parallel - alone| / alone over the sample) and failure share; a chunk whose bias reaches
+// bias_limit is not corrected but measured again alone (its values are not worth keeping). At the
+// end the fastest isolate_top_share are re-measured alone.
 //
 // The session reports its wall time against serial measurement (estimated: each candidate's set-up,
 // as measured alone, plus its timed runs) and its error against it (each candidate's: 0 where it was
@@ -42,7 +44,7 @@ struct CandidateResult {
   double latency_ms = 0;  // the session's value (ok only)
   std::optional<double> parallel_ms, serial_ms;
   int dop = 1;                // measured at
-  bool outlier = false;       // flagged by the z-score
+  bool outlier = false;       // flagged by the z-score, or slowed unlike its chunk's sample
   bool sampled = false;       // in the random re-measurement sample
   bool corrected = false;     // scaled by its chunk's bias
   bool isolated = false;      // re-measured alone as one of the fastest

@@ -177,6 +177,38 @@ TEST(CalibrationSession, OutliersAreFoundAndMeasuredAgainAlone) {
   EXPECT_FALSE(r.results[4].outlier);
 }
 
+// Half of each chunk slowed 3x at once, half not (a calibration's kernels beside each other are
+// not slowed alike): a sample of one that was not slowed gives the chunk no bias, and the slowed
+// ones must not be kept at 3x. The model (every candidate predicted alike) says they were slowed
+// unlike the sample, so they are measured alone; whichever candidate the sample draws, every
+// latency ends exact and the session's own error estimate says so.
+TEST(CalibrationSession, CandidatesSlowedUnlikeTheSampleAreMeasuredAlone) {
+  const GpuSpec spec = spec_of("h100_sxm");
+  const KernelTimer model(spec, KernelCalibration{});
+  std::vector<Candidate> candidates;
+  ScriptedBackend backend;
+  for (int i = 0; i < 40; ++i) {
+    Candidate c;
+    c.name = "k" + std::to_string(i);
+    c.op.op = "launch";
+    c.op.back_to_back = true;
+    candidates.push_back(c);
+    if (i % 4 >= 2) backend.inflated.insert(c.name);
+  }
+  SessionSettings settings;
+  settings.parallel.adaptive = false;
+  settings.parallel.dop = 4;
+  settings.parallel.remeasure_share = 0.25;  // one of each chunk's four
+  const SessionResult r = run_session(backend, candidates, settings, model, nullptr);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    EXPECT_DOUBLE_EQ(r.results[i].latency_ms, 1.0) << candidates[i].name;
+    if (backend.inflated.contains(candidates[i].name)) {
+      EXPECT_EQ(backend.measured.at(candidates[i].name), 2) << candidates[i].name;
+    }
+  }
+  EXPECT_LT(r.error_vs_serial_pct, 1e-9);
+}
+
 TEST(CalibrationSession, AFailingOrHangingKernelDoesNotStopTheSession) {
   const GpuSpec spec = spec_of("h100_sxm");
   const KernelTimer model(spec, KernelCalibration{});
