@@ -73,8 +73,10 @@ struct GpuSpec {
   // unmeasured_dram_stream_share (gpu_spec.cpp) for its memory technology.
   std::optional<double> dram_stream_share;
   double l2_cache_mib = 0;
-  // L1 data cache per SM that a kernel using a few KB of shared memory gets (on Volta and later the
-  // L1 + shared capacity less the smallest shared-memory carve-out that holds them).
+  // L1 data cache per SM that a kernel using a few KB of shared memory gets: on Ampere and later the
+  // L1 + shared capacity less the smallest shared-memory carve-out that holds them; on Volta and
+  // Turing less the largest (NeuSight's layer-norm rows on the V100 and T4 miss beyond 32 KB, each
+  // spec cites them).
   double l1_cache_kib = 0;
   double tdp_w = 0;
   // From nvidia-smi where a sourced reading exists (absent otherwise; each spec says which it has):

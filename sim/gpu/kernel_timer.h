@@ -21,7 +21,7 @@ namespace dse {
 struct KernelCalibration {
   // Fraction of the SM's peak FLOP rate a GEMM main loop reaches, beyond the SIMT per-thread
   // tile's issue cost (sim/gpu/gpu_lowering.h).
-  double gemm_efficiency = 0.936;
+  double gemm_efficiency = 0.935;
   double vector_efficiency = 0.60;  // the same for elementwise / reduction kernels
   // Fraction of the GPU's stream bandwidth (GpuSpec::stream_bandwidth_bytes_per_s: the datasheet
   // figure times the share a streaming kernel was measured to reach) that the kernels' DRAM traffic
@@ -35,7 +35,7 @@ struct KernelCalibration {
   // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
   // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,
   // 47 and 26 per SM), and a row kernel's dependent passes reach a fraction of it.
-  double l2_reread_bytes_per_clock = 4.87;
+  double l2_reread_bytes_per_clock = 5.07;
   // Per kernel queued behind others on a stream: launch, ramp-up, drain. Not fitted: the
   // measurements time each op on its own, so their floor (below) hides it. CUDA.jl's documentation
   // (cuda.juliagpu.org, "Graphs") measures 80 small broadcast kernels launched one by one at 260 us,
@@ -46,13 +46,13 @@ struct KernelCalibration {
   // between this floor and its blocks' fixed cost (below). Added once per measured row by
   // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
   // back.
-  double timing_floor_us = 28.4;
+  double timing_floor_us = 26.6;
   // Resident warps per warp scheduler that keep its lanes busy. A warp issues on one of the SM's
   // schedulers (GpuSpec::sm.warp_schedulers, each with its share of the lanes), so an SM with
   // fewer warps than schedulers leaves lanes idle: a 64-thread GEMM block alone on a Volta SM
   // reaches half its rate. Fitted (at least 1).
   double saturating_warps_per_scheduler = 1.94;
-  double gemm_block_overhead_cycles = 778;  // per GEMM thread block: prologue, epilogue, C write
+  double gemm_block_overhead_cycles = 811;  // per GEMM thread block: prologue, epilogue, C write
   // The power model's parameters (sim/gpu/gpu_power.h) that no datasheet gives. The energy of one
   // FP32 FLOP on CUDA cores over one FP16 FLOP on tensor cores is fitted: it sets the clock of a
   // power-limited SGEMM (on the T4, L4 and A100 PCIe between base and boost; the clocks each GPU

@@ -279,19 +279,26 @@ TEST(Lowering, VectorKernelsFollowPyTorchLaunchShapes) {
 
 TEST(Lowering, RowKernelsRereadFromL1ThenL2) {
   // Layer norm over 32,768 rows of 1,600 floats (6,400 B): PyTorch reads each row twice. 128-thread
-  // blocks with 32 registers: 16 per SM (2,048 threads; the T4's 1,024 threads: 8), one row each.
+  // blocks with 32 registers: 16 per SM (2,048 threads; the L4's 1,536: 12), one row each.
   Graph g("ln");
   ops::layernorm(g, "ln", g.add_input("x", {32768, 1600}, DType::fp32));
   const Op& op = g.ops()[0];
   const double once = static_cast<double>(op.cost.bytes_read + op.cost.bytes_written);
   const double second_pass = 6400.0 * 32768;
-  // V100: 16 x 6,400 = 102,400 B per SM fit its 120 KiB of L1, and the T4's 8 rows its 64 KiB:
+  // A100: 16 x 6,400 = 102,400 B per SM fit its 184 KiB of L1, and the L4's 12 rows its 120 KiB:
   // the second pass comes from L1, at no cost.
-  for (const char* name : {"v100_pcie", "t4"}) {
+  for (const char* name : {"a100_pcie_40gb", "l4"}) {
     const Kernel k = lower_op(g, op, KernelTimer(spec(name), KernelCalibration{}))[0];
     EXPECT_DOUBLE_EQ(k.dram_bytes, once) << name;
     EXPECT_DOUBLE_EQ(k.l2_hit_bytes, 0) << name;
   }
+  // V100: the 32 KiB of L1 Volta's largest carve-out leaves hold 32,768 / 102,400 of the SM's rows;
+  // of the rest, 80 x 16 x 6,400 = 8,192,000 B of resident rows against a 6 MiB L2 hit in proportion.
+  const Kernel v100 = lower_op(g, op, KernelTimer(spec("v100_pcie"), KernelCalibration{}))[0];
+  const double v100_missing_l1 = (1 - 32768.0 / 102400) * second_pass;
+  const double v100_l2_hit = 6291456.0 / 8192000;
+  EXPECT_DOUBLE_EQ(v100.l2_hit_bytes, v100_missing_l1 * v100_l2_hit);
+  EXPECT_DOUBLE_EQ(v100.dram_bytes, once + v100_missing_l1 * (1 - v100_l2_hit));
   // P100: 24 KiB of L1 (compute capability 6.0) hold 24,576 / 102,400 of the SM's rows; of the
   // rest, 56 x 16 x 6,400 = 5,734,400 B of resident rows against a 4 MiB L2 hit in proportion.
   const Kernel p100 = lower_op(g, op, KernelTimer(spec("p100_pcie"), KernelCalibration{}))[0];
