@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -225,8 +226,10 @@ class Session {
 
   // Outliers and a random share of the rest measured alone; the rest corrected by the bias.
   void remeasure(const std::vector<std::size_t>& good, ChunkLog& log) {
+    std::map<std::size_t, double> x_of;  // log(at once / predicted), the outlier tests' measure
     for (const std::size_t i : good) {
       const double x = std::log(*out_.results[i].parallel_ms / predicted_ms(candidates_[i], model_));
+      x_of[i] = x;
       window_.emplace_back(i, x);
       if (window_.size() > kOutlierWindow) window_.pop_front();
     }
@@ -287,20 +290,15 @@ class Session {
     }
     // The correction assumes the chunk's candidates were slowed alike, as DOPpler's are (one op's
     // schedules); a calibration's are not (a 64-row softmax queued beside an 8,192-cube GEMM waits
-    // for it, the GEMM hardly notices). The model tells them apart: scaled to the sample (its alone
-    // times over their predictions), a candidate's parallel time over its prediction is its own
-    // slowdown, and one slowed unlike the sample (by more than the bias limit allows either way)
-    // is measured alone instead of corrected.
-    double log_scale = 0, log_slowdown = 0;
-    for (const std::size_t i : sample) {
-      const CandidateResult& r = out_.results[i];
-      if (!r.serial_ms) continue;
-      log_scale += std::log(*r.serial_ms / predicted_ms(candidates_[i], model_)) / static_cast<double>(biases.size());
-      log_slowdown += std::log(*r.parallel_ms / *r.serial_ms) / static_cast<double>(biases.size());
-    }
+    // for it, the GEMM hardly notices). The model tells them apart: a candidate whose time at once
+    // over its prediction differs from the sample's (the mean of log(at once / predicted) over the
+    // sampled candidates measured alone) by more than the bias limit allows either way was slowed
+    // unlike the sample, and is measured alone instead of corrected.
+    double sample_x = 0;
+    for (const std::size_t i : sample)
+      if (out_.results[i].serial_ms) sample_x += x_of.at(i) / static_cast<double>(biases.size());
     const auto slowed_unlike_sample = [&](std::size_t i) {
-      const double own = std::log(*out_.results[i].parallel_ms / predicted_ms(candidates_[i], model_)) - log_scale;
-      return std::abs(own - log_slowdown) > -std::log(1 - settings_.parallel.bias_limit);
+      return std::abs(x_of.at(i) - sample_x) > -std::log(1 - settings_.parallel.bias_limit);
     };
     for (const std::size_t i : others) {
       CandidateResult& r = out_.results[i];

@@ -3,9 +3,9 @@
 // double-MAD z-score of log(measured / predicted) over the last 64 parallel measurements) and a
 // random remeasure_share of the rest are re-measured alone, keeping the lower latency; the chunk's
 // bias (mean (parallel - alone) / parallel over the random sample) corrects the others by (1 - bias)
-// when under bias_limit, except candidates slowed unlike the sample (their parallel time over dse's
-// prediction, scaled by the sample's alone times over theirs, differs from the sample's slowdown by
-// more than bias_limit allows), which are measured alone; the controller takes the chunk's error
+// when under bias_limit, except candidates slowed unlike the sample (their log(parallel / dse's
+// prediction) differs from the sampled candidates' mean by more than bias_limit allows), which are
+// measured alone; the controller takes the chunk's error
 // (mean |parallel - alone| / alone over the sample) and failure share; a chunk whose bias reaches
 // bias_limit is not corrected but measured again alone (its values are not worth keeping). At the
 // end the fastest isolate_top_share are re-measured alone.

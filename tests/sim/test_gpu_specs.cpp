@@ -12,6 +12,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_spec.h"
+#include "sim/gpu/kernel.h"
 #include "tests/sim/catalog_gpu.h"
 
 namespace dse {
@@ -135,7 +136,10 @@ TEST(GpuSpecs, VoltaAndTuringL1IsWhatNeuSightsLayerNormRowsShow) {
   for (const char* name : {"Tesla V100-PCIE-32GB", "Tesla T4"}) {
     const GpuSpec* spec = find_spec_by_device_name(specs, name);
     ASSERT_NE(spec, nullptr) << name;
-    const int resident = std::min(spec->sm.max_threads / 128, spec->sm.max_blocks);
+    Kernel layer_norm;  // as sim/gpu/gpu_lowering.cpp lowers it: 128 threads, 32 registers, one row per block
+    layer_norm.threads_per_block = 128;
+    layer_norm.registers_per_thread = 32;
+    const int resident = occupancy(layer_norm, spec->sm).blocks_per_sm;
     std::vector<double> fitting, missing;
     for (const auto& row : table.rows()) {
       const double ms = table.number(row, latency);
