@@ -153,7 +153,8 @@ int check_models(const OutputMode& mode) {
     const std::optional<double> mac_error =
         published.gmacs ? std::optional<double>(gmacs / *published.gmacs - 1) : std::nullopt;
     const bool within =
-        std::abs(param_error) <= kParamTolerance && (!mac_error || std::abs(*mac_error) <= kMacTolerance);
+        std::abs(static_cast<double>(total.params) - published.parameters) <= parameter_tolerance(published) &&
+        (!mac_error || std::abs(*mac_error) <= kMacTolerance);
     all_within = all_within && within;
     table += fmt::format("| {} | {} | {:.0f} | {} | {:+.2f} % | {} | {:.3f} | {} | {} |\n", published.model,
                          input_shapes(graph), published.parameters, total.params, 100 * param_error,

@@ -73,4 +73,12 @@ TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden,
   return ops::linear(g, name + ".fc2", y, d);
 }
 
+TensorId pre_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
+                        OpKind activation, const AttentionInputs& inputs) {
+  auto y = self_attention(g, name + ".attn", ops::layernorm(g, name + ".ln1", x), shape, inputs);
+  x = ops::add(g, name + ".residual1", x, y);
+  y = mlp(g, name + ".mlp", ops::layernorm(g, name + ".ln2", x), hidden, activation);
+  return ops::add(g, name + ".residual2", x, y);
+}
+
 }  // namespace dse::zoo

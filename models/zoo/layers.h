@@ -37,5 +37,8 @@ TensorId self_attention(Graph& g, const std::string& name, TensorId x, Attention
                         const AttentionInputs& inputs = {});
 // Two linears with an activation between: D -> hidden -> D.
 TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden, OpKind activation);
+// Pre-norm block (ViT, GPT-2, OPT): x + attn(ln1(x)); x + mlp(ln2(x)).
+TensorId pre_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
+                        OpKind activation, const AttentionInputs& inputs = {});
 
 }  // namespace dse::zoo

@@ -6,6 +6,9 @@
 //   embedding): 124,439,808 / 354,823,168 / 774,030,080 / 1,557,611,200 params. Prefill processes
 //   seq_len tokens (default 1024); decode processes seq_len new tokens (default 1) against past_len
 //   cached ones (default 1023) per layer's KV cache.
+// - gpt3_2_7b (Brown et al. 2020, "2.7B"): 2,651,553,280 params; opt_1_3b (Zhang et al. 2022,
+//   "1.3B"): 1,315,758,080. Both prefill 2,048 tokens by default (decoder_lm.h).
+#include "models/zoo/decoder_lm.h"
 #include "models/zoo/layers.h"
 
 namespace dse {
@@ -13,15 +16,6 @@ namespace {
 
 using zoo::AttentionInputs;
 using zoo::AttentionShape;
-
-// Pre-norm block (ViT, GPT-2): x + attn(ln(x)); x + mlp(ln(x)).
-TensorId pre_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
-                        const AttentionInputs& inputs = {}) {
-  auto y = zoo::self_attention(g, name + ".attn", ops::layernorm(g, name + ".ln1", x), shape, inputs);
-  x = ops::add(g, name + ".residual1", x, y);
-  y = zoo::mlp(g, name + ".mlp", ops::layernorm(g, name + ".ln2", x), hidden, OpKind::gelu);
-  return ops::add(g, name + ".residual2", x, y);
-}
 
 // Post-norm block (BERT): ln(x + attn(x)); ln(x + mlp(x)).
 TensorId post_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
@@ -45,7 +39,7 @@ Graph vit_b16(const ModelParams& p) {
       ops::expand(g, "class_token", g.add_constant("class_token.weight", {1, 1, d}, p.dtype), {p.batch, 1, d});
   x = ops::concat(g, "tokens", {cls, x}, 1);
   x = ops::add(g, "pos_embed", x, g.add_constant("pos_embed.weight", {1, tokens, d}, p.dtype));
-  for (int i = 0; i < 12; ++i) x = pre_norm_block(g, "layer" + std::to_string(i), x, {12, 64}, 3072);
+  for (int i = 0; i < 12; ++i) x = zoo::pre_norm_block(g, "layer" + std::to_string(i), x, {12, 64}, 3072, OpKind::gelu);
   x = ops::layernorm(g, "ln", x);
   x = ops::reshape(g, "class_token.out", ops::slice(g, "class_token.select", x, 1, 0, 1), {p.batch, d});
   ops::linear(g, "head", x, 1000);
@@ -76,42 +70,20 @@ Graph bert(const BertSize& size, const ModelParams& p) {
   return g;
 }
 
-struct Gpt2Size {
-  const char* name;
-  std::int64_t layers, d, heads;
-};
-
-Graph gpt2(const Gpt2Size& size, const ModelParams& p) {
-  const std::string name = std::string(size.name) + (p.decode ? "_decode" : "_prefill");
-  Graph g(name);
-  const std::int64_t d = size.d, heads = size.heads, dh = d / heads;
-  const std::int64_t len = p.seq_len ? p.seq_len : (p.decode ? 1 : 1024);
-  const std::int64_t past = p.decode ? (p.past_len ? p.past_len : 1023) : 0;
-  if (past + len > 1024) throw std::invalid_argument(name + ": past + new tokens above GPT-2's 1024 positions");
-  const auto ids = g.add_input("input_ids", {p.batch, len}, DType::int64);
-  const auto positions = g.add_input("position_ids", {1, len}, DType::int64);
-  const auto wte = g.add_constant("wte", {50257, d}, p.dtype);
-  auto x = ops::gather(g, "token_embed", wte, ids, 0);
-  x = ops::add(g, "embed.add_position", x, ops::embedding(g, "position_embed", positions, 1024, d, p.dtype));
-  // Causal mask over (past + new) keys: a literal, not a parameter.
-  const auto mask = g.add_constant("causal_mask", {1, 1, len, past + len}, p.dtype, false);
-  for (std::int64_t i = 0; i < size.layers; ++i) {
-    AttentionInputs inputs{mask, std::nullopt};
-    if (p.decode) {
-      const std::string layer = "layer" + std::to_string(i);
-      inputs.kv_cache = std::pair{g.add_input(layer + ".past_k", {p.batch, heads, past, dh}, p.dtype),
-                                  g.add_input(layer + ".past_v", {p.batch, heads, past, dh}, p.dtype)};
-    }
-    x = pre_norm_block(g, "layer" + std::to_string(i), x, {heads, dh}, 4 * d, inputs);
-  }
-  x = ops::layernorm(g, "ln_f", x);
-  ops::matmul(g, "lm_head", x, wte, true);  // tied to the token embedding
-  return g;
-}
-
 constexpr BertSize kBertBase{"bert_base", 12, 768, 12}, kBertLarge{"bert_large", 24, 1024, 16};
-constexpr Gpt2Size kGpt2[] = {
-    {"gpt2", 12, 768, 12}, {"gpt2_medium", 24, 1024, 16}, {"gpt2_large", 36, 1280, 20}, {"gpt2_xl", 48, 1600, 25}};
+// GPT2LMHeadModel sizes (Radford et al. 2019; Hugging Face configs gpt2 ... gpt2-xl), GPT-3 2.7B
+// (Brown et al. 2020, Table 2.1: 32 layers, d_model 2,560, 32 heads of 80, 2,048-token context; the
+// GPT-2 architecture and vocabulary) and OPT-1.3B (Zhang et al. 2022, Table 1, and Hugging Face's
+// facebook/opt-1.3b config: 24 layers, 2,048 wide, 32 heads, FFN 8,192, ReLU, vocabulary 50,272,
+// learned positions 2,048 + 2).
+zoo::DecoderLmConfig gpt2_size(const char* name, std::int64_t layers, std::int64_t width, std::int64_t heads,
+                               std::int64_t positions = 1024) {
+  return {name, layers, width, heads, 4 * width, 50257, positions, positions, OpKind::gelu};
+}
+const zoo::DecoderLmConfig kGpt2[] = {gpt2_size("gpt2", 12, 768, 12), gpt2_size("gpt2_medium", 24, 1024, 16),
+                                      gpt2_size("gpt2_large", 36, 1280, 20), gpt2_size("gpt2_xl", 48, 1600, 25)};
+const zoo::DecoderLmConfig kGpt3_2_7b = gpt2_size("gpt3_2_7b", 32, 2560, 32, 2048);
+const zoo::DecoderLmConfig kOpt1_3b{"opt_1_3b", 24, 2048, 32, 8192, 50272, 2048, 2050, OpKind::relu};
 
 }  // namespace
 
@@ -121,12 +93,17 @@ DSE_REGISTER_FACTORY(ModelZoo, "bert_base", "BERT-base encoder with pooler (Hugg
 DSE_REGISTER_FACTORY(ModelZoo, "bert_large", "BERT-large encoder with pooler (Hugging Face), seq 128",
                      [](const ModelParams& p) { return bert(kBertLarge, p); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2", "GPT-2 small 124M with LM head; prefill 1024 or decode with a KV cache",
-                     [](const ModelParams& p) { return gpt2(kGpt2[0], p); })
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt2[0], p); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2_medium", "GPT-2 medium 355M with LM head; prefill or decode",
-                     [](const ModelParams& p) { return gpt2(kGpt2[1], p); })
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt2[1], p); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2_large", "GPT-2 large 774M with LM head; prefill or decode",
-                     [](const ModelParams& p) { return gpt2(kGpt2[2], p); })
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt2[2], p); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2_xl", "GPT-2 XL 1.5B with LM head; prefill or decode",
-                     [](const ModelParams& p) { return gpt2(kGpt2[3], p); })
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt2[3], p); })
+DSE_REGISTER_FACTORY(ModelZoo, "gpt3_2_7b",
+                     "GPT-3 2.7B (GPT-2 architecture, 2,048 positions) with LM head; prefill or decode",
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt3_2_7b, p); })
+DSE_REGISTER_FACTORY(ModelZoo, "opt_1_3b", "OPT-1.3B (Meta) with LM head; prefill 2048 or decode",
+                     [](const ModelParams& p) { return zoo::decoder_lm(kOpt1_3b, p); })
 
 }  // namespace dse

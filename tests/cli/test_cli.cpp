@@ -193,7 +193,14 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   const CliResult result = run_dse("validate e2e " + ref + " --json -q");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
-  EXPECT_GE(json["rows"].size(), 20u);  // BERT-large and GPT-2-large inference on six NVIDIA GPUs
+  // BERT-large, GPT-2-large, GPT-3 2.7B, OPT-1.3B and NeuSight's GPT-3 XL on six NVIDIA GPUs.
+  EXPECT_GE(json["rows"].size(), 50u);
+  std::set<std::string> models;
+  for (const auto& row : json["rows"]) {
+    const auto config = row["config"].get<std::string>();
+    models.insert(config.substr(0, config.find('-')));
+  }
+  EXPECT_EQ(models, (std::set<std::string>{"bert_large", "gpt2_large", "gpt3_27", "gpt3_xl", "opt_13"}));
   double sum = 0;
   for (const auto& row : json["rows"]) sum += std::abs(row["error_pct"].get<double>());
   EXPECT_NEAR(json["mape_pct"].get<double>(), sum / static_cast<double>(json["rows"].size()), 1e-9);
