@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "models/base/errors.h"
 #include "models/transforms/fusion.h"
 #include "models/zoo/decoder_lm.h"
+#include "models/zoo/switch_transformer.h"
 #include "models/zoo/zoo.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_device.h"
@@ -21,16 +23,30 @@ namespace {
 
 // A NeuSight model name (its configurations: trsharm25/NeuSight,
 // scripts/asplos/data/DLmodel_configs/NAME.json, built with Hugging Face's AutoModelFor*.from_config)
-// as a zoo builder. Most are zoo names; two published models are named otherwise in the zoo, and
-// NeuSight's "gpt3_xl" is no published model: GPT2LMHeadModel with n_embd 3,072, 24 heads and 24
-// layers (2.88B parameters), the GPT-3 paper's XL row read at heads x d_head wide where its d_model
-// column says 2,048 (1.3B).
+// as a builder: the zoo model of that configuration, or the configuration itself where no published
+// model has it. NeuSight's "gpt3_xl" is GPT2LMHeadModel with n_embd 3,072, 24 heads and 24 layers
+// (2.88B parameters): the GPT-3 paper's XL row read at heads x d_head wide, where its d_model column
+// says 2,048 (1.3B). Its "gpt3_13" is 40 layers of 5,120 (40 heads of 128; 12.85B), where the
+// paper's 13B row says d_model 5,140.
 std::optional<ModelZoo::Factory> neusight_model(const std::string& name) {
   static const zoo::DecoderLmConfig gpt3_xl{"gpt3_xl_neusight", 24, 3072, 24, 4 * 3072, 50257, 2048, 2048,
                                             OpKind::gelu};
+  static const zoo::DecoderLmConfig gpt3_13{"gpt3_13_neusight", 40, 5120, 40, 4 * 5120, 50257, 2048, 2048,
+                                            OpKind::gelu};
   if (name == "gpt3_xl") return [](const ModelParams& p) { return zoo::decoder_lm(gpt3_xl, p); };
-  const std::string zoo_name = name == "gpt3_27" ? "gpt3_2_7b" : name == "opt_13" ? "opt_1_3b" : name;
-  const auto* entry = ModelRegistry::instance().find(zoo_name);
+  if (name == "gpt3_13") return [](const ModelParams& p) { return zoo::decoder_lm(gpt3_13, p); };
+  // switchxl4.json: d_model 1,024, 32 heads of 128, d_ff 16,384, 24 + 24 layers, every second
+  // feed-forward four experts with a capacity of 64 tokens, vocabulary 32,128.
+  static const zoo::SwitchTransformerConfig switchxl4{
+      "switchxl4_neusight", 1024, 128, 32, 16384, 24, 24, 2, 4, 64, 32128};
+  if (name == "switchxl4") return [](const ModelParams& p) { return zoo::switch_transformer(switchxl4, p); };
+  static const std::map<std::string, std::string> zoo_names = {{"bert", "bert_base"},
+                                                               {"gpt2_med", "gpt2_medium"},
+                                                               {"gpt3_27", "gpt3_2_7b"},
+                                                               {"gpt3_67", "gpt3_6_7b"},
+                                                               {"opt_13", "opt_1_3b"}};
+  const auto renamed = zoo_names.find(name);
+  const auto* entry = ModelRegistry::instance().find(renamed == zoo_names.end() ? name : renamed->second);
   return entry ? std::optional(entry->factory) : std::nullopt;
 }
 

@@ -66,6 +66,7 @@ const std::vector<PublishedCount>& published_counts() {
       {"gpt2_xl", ModelParams{}, 1'557'611'200, std::nullopt, hf + " (gpt2-xl)"},
       // Published rounded: a paper's "2.7B" holds a count from 2.65 to 2.75 billion.
       {"gpt3_2_7b", ModelParams{}, 2.7e9, std::nullopt, "Brown et al. 2020 (GPT-3), Table 2.1: 2.7B", 0.1e9},
+      {"gpt3_6_7b", ModelParams{}, 6.7e9, std::nullopt, "Brown et al. 2020 (GPT-3), Table 2.1: 6.7B", 0.1e9},
       {"opt_1_3b", ModelParams{}, 1.3e9, std::nullopt, "Zhang et al. 2022 (OPT), Table 1: 1.3B", 0.1e9},
   };
   return counts;

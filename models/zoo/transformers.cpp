@@ -6,8 +6,9 @@
 //   embedding): 124,439,808 / 354,823,168 / 774,030,080 / 1,557,611,200 params. Prefill processes
 //   seq_len tokens (default 1024); decode processes seq_len new tokens (default 1) against past_len
 //   cached ones (default 1023) per layer's KV cache.
-// - gpt3_2_7b (Brown et al. 2020, "2.7B"): 2,651,553,280 params; opt_1_3b (Zhang et al. 2022,
-//   "1.3B"): 1,315,758,080. Both prefill 2,048 tokens by default (decoder_lm.h).
+// - gpt3_2_7b and gpt3_6_7b (Brown et al. 2020, "2.7B" and "6.7B"): 2,651,553,280 and
+//   6,658,404,352 params; opt_1_3b (Zhang et al. 2022, "1.3B"): 1,315,758,080. All prefill 2,048
+//   tokens by default (decoder_lm.h).
 #include "models/zoo/decoder_lm.h"
 #include "models/zoo/layers.h"
 
@@ -83,6 +84,7 @@ zoo::DecoderLmConfig gpt2_size(const char* name, std::int64_t layers, std::int64
 const zoo::DecoderLmConfig kGpt2[] = {gpt2_size("gpt2", 12, 768, 12), gpt2_size("gpt2_medium", 24, 1024, 16),
                                       gpt2_size("gpt2_large", 36, 1280, 20), gpt2_size("gpt2_xl", 48, 1600, 25)};
 const zoo::DecoderLmConfig kGpt3_2_7b = gpt2_size("gpt3_2_7b", 32, 2560, 32, 2048);
+const zoo::DecoderLmConfig kGpt3_6_7b = gpt2_size("gpt3_6_7b", 32, 4096, 32, 2048);  // Table 2.1: 32 heads of 128
 const zoo::DecoderLmConfig kOpt1_3b{"opt_1_3b", 24, 2048, 32, 8192, 50272, 2048, 2050, OpKind::relu};
 
 }  // namespace
@@ -103,6 +105,9 @@ DSE_REGISTER_FACTORY(ModelZoo, "gpt2_xl", "GPT-2 XL 1.5B with LM head; prefill o
 DSE_REGISTER_FACTORY(ModelZoo, "gpt3_2_7b",
                      "GPT-3 2.7B (GPT-2 architecture, 2,048 positions) with LM head; prefill or decode",
                      [](const ModelParams& p) { return zoo::decoder_lm(kGpt3_2_7b, p); })
+DSE_REGISTER_FACTORY(ModelZoo, "gpt3_6_7b",
+                     "GPT-3 6.7B (GPT-2 architecture, 2,048 positions) with LM head; prefill or decode",
+                     [](const ModelParams& p) { return zoo::decoder_lm(kGpt3_6_7b, p); })
 DSE_REGISTER_FACTORY(ModelZoo, "opt_1_3b", "OPT-1.3B (Meta) with LM head; prefill 2048 or decode",
                      [](const ModelParams& p) { return zoo::decoder_lm(kOpt1_3b, p); })
 

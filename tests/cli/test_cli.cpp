@@ -193,14 +193,15 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   const CliResult result = run_dse("validate e2e " + ref + " --json -q");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
-  // BERT-large, GPT-2-large, GPT-3 2.7B, OPT-1.3B and NeuSight's GPT-3 XL on six NVIDIA GPUs.
-  EXPECT_GE(json["rows"].size(), 50u);
+  // BERT-large, GPT-2-large, GPT-3 2.7B, OPT-1.3B, NeuSight's GPT-3 XL and Switch Transformer on six
+  // NVIDIA GPUs.
+  EXPECT_GE(json["rows"].size(), 55u);
   std::set<std::string> models;
   for (const auto& row : json["rows"]) {
     const auto config = row["config"].get<std::string>();
     models.insert(config.substr(0, config.find('-')));
   }
-  EXPECT_EQ(models, (std::set<std::string>{"bert_large", "gpt2_large", "gpt3_27", "gpt3_xl", "opt_13"}));
+  EXPECT_EQ(models, (std::set<std::string>{"bert_large", "gpt2_large", "gpt3_27", "gpt3_xl", "opt_13", "switchxl4"}));
   double sum = 0;
   for (const auto& row : json["rows"]) sum += std::abs(row["error_pct"].get<double>());
   EXPECT_NEAR(json["mape_pct"].get<double>(), sum / static_cast<double>(json["rows"].size()), 1e-9);
@@ -221,6 +222,28 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   }
   for (const auto& row : json["rows"]) forward |= row["measured"] == "fw_latency_ms";
   EXPECT_TRUE(amd && zoo && multi_gpu && forward);
+}
+
+// NeuSight's other model names map to the zoo (bert, gpt2_med, gpt3_67) or to its configuration
+// (gpt3_13); a model neither covers is listed as skipped.
+TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_e2e_names_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(csv) << "device,config,num_layer,e2e_latency_ms\n"
+                        "NVIDIA_A100-PCIE-40GB,bert-inf-128-1,12,10\n"
+                        "NVIDIA_A100-PCIE-40GB,gpt2_med-inf-1024-1,24,10\n"
+                        "NVIDIA_A100-PCIE-40GB,gpt3_67-inf-2048-1,32,10\n"
+                        "NVIDIA_A100-PCIE-40GB,gpt3_13-inf-2048-1,40,10\n"
+                        "NVIDIA_A100-PCIE-40GB,llama2_7b-inf-2048-1,32,10\n";
+  const CliResult result = run_dse("validate e2e " + csv.string() + " --json -q");
+  fs::remove(csv);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  ASSERT_EQ(json["rows"].size(), 4u);
+  // Larger models take longer: GPT-3 13B (40 x 5,120) above 6.7B above GPT-2 medium above BERT-base.
+  for (std::size_t i = 1; i < 4; ++i)
+    EXPECT_GT(json["rows"][i]["predicted_ms"].get<double>(), json["rows"][i - 1]["predicted_ms"].get<double>());
+  ASSERT_EQ(json["skipped"].size(), 1u);
+  EXPECT_EQ(json["skipped"][0]["config"], "llama2_7b-inf-2048-1");
 }
 
 // DVFS as a search knob: the T4's clock table as choices, inferences per watt as the objective.

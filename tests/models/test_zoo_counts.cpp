@@ -7,6 +7,7 @@
 #include <set>
 
 #include "models/zoo/published_counts.h"
+#include "models/zoo/switch_transformer.h"
 
 namespace dse {
 
@@ -97,6 +98,31 @@ TEST(DecoderLm, OptAndGpt3CountWhatTheirConfigurationsDescribe) {
   EXPECT_EQ(scores->gemms.at(0), (GemmView{32, 1, 2048, 80}));
   decode.past_len = 2048;
   EXPECT_THROW(gpt3(decode), std::invalid_argument);
+}
+
+// NeuSight's Switch Transformer configuration (switchxl4.json): every parameter its configuration
+// implies, every second feed-forward layer routed to four experts whose feed-forward runs on
+// batch x capacity tokens, and the LM head tied to the shared embedding.
+TEST(SwitchTransformer, BuildsItsConfiguration) {
+  const zoo::SwitchTransformerConfig c{"switch", 1024, 128, 32, 16384, 24, 24, 2, 4, 64, 32128};
+  ModelParams p;
+  p.batch = 2;
+  p.seq_len = 512;
+  const Graph g = zoo::switch_transformer(c, p);
+  const std::int64_t d = 1024, inner = 32 * 128, ff = 2 * d * 16384, attn = 4 * d * inner;
+  const std::int64_t encoder = 24 * (attn + 2 * d) + 12 * ff + 12 * (d * 4 + 4 * ff) + 32 * 32 + d;
+  const std::int64_t decoder = 24 * (2 * attn + 3 * d) + 12 * ff + 12 * (d * 4 + 4 * ff) + 32 * 32 + d;
+  EXPECT_EQ(g.total_cost().params, 32128 * d + encoder + decoder);
+  int routers = 0, expert_ffns = 0;
+  for (const auto& op : g.ops()) {
+    routers += op.name.ends_with(".router");
+    if (op.name.ends_with(".wi") && op.name.find(".expert") != std::string::npos) {
+      ++expert_ffns;
+      EXPECT_EQ(op.gemms.at(0).m, 2 * 64) << op.name;  // batch x capacity rows
+    }
+  }
+  EXPECT_EQ(routers, 24);
+  EXPECT_EQ(expert_ffns, 24 * 4);
 }
 
 }  // namespace dse
