@@ -67,6 +67,7 @@ const std::vector<PublishedCount>& published_counts() {
       // Published rounded: a paper's "2.7B" holds a count from 2.65 to 2.75 billion.
       {"gpt3_2_7b", ModelParams{}, 2.7e9, std::nullopt, "Brown et al. 2020 (GPT-3), Table 2.1: 2.7B", 0.1e9},
       {"gpt3_6_7b", ModelParams{}, 6.7e9, std::nullopt, "Brown et al. 2020 (GPT-3), Table 2.1: 6.7B", 0.1e9},
+      {"llama2_7b", ModelParams{}, 6'738'415'616, std::nullopt, hf + " (LlamaForCausalLM, meta-llama/Llama-2-7b-hf)"},
       {"opt_1_3b", ModelParams{}, 1.3e9, std::nullopt, "Zhang et al. 2022 (OPT), Table 1: 1.3B", 0.1e9},
   };
   return counts;

@@ -224,8 +224,8 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
   EXPECT_TRUE(amd && zoo && multi_gpu && forward);
 }
 
-// NeuSight's other model names map to the zoo (bert, gpt2_med, gpt3_67) or to its configuration
-// (gpt3_13); a model neither covers is listed as skipped.
+// NeuSight's other model names map to the zoo (bert, gpt2_med, gpt3_67, llama2_7b) or to its
+// configuration (gpt3_13); a model neither covers (switch4: no published configuration) is skipped.
 TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
   const fs::path csv = fs::temp_directory_path() / ("dse_e2e_names_" + std::to_string(::getpid()) + ".csv");
   std::ofstream(csv) << "device,config,num_layer,e2e_latency_ms\n"
@@ -233,17 +233,18 @@ TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
                         "NVIDIA_A100-PCIE-40GB,gpt2_med-inf-1024-1,24,10\n"
                         "NVIDIA_A100-PCIE-40GB,gpt3_67-inf-2048-1,32,10\n"
                         "NVIDIA_A100-PCIE-40GB,gpt3_13-inf-2048-1,40,10\n"
-                        "NVIDIA_A100-PCIE-40GB,llama2_7b-inf-2048-1,32,10\n";
+                        "NVIDIA_A100-PCIE-40GB,llama2_7b-inf-2048-1,32,10\n"
+                        "NVIDIA_A100-PCIE-40GB,switch4-inf-512-1,0,10\n";
   const CliResult result = run_dse("validate e2e " + csv.string() + " --json -q");
   fs::remove(csv);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
-  ASSERT_EQ(json["rows"].size(), 4u);
+  ASSERT_EQ(json["rows"].size(), 5u);
   // Larger models take longer: GPT-3 13B (40 x 5,120) above 6.7B above GPT-2 medium above BERT-base.
   for (std::size_t i = 1; i < 4; ++i)
     EXPECT_GT(json["rows"][i]["predicted_ms"].get<double>(), json["rows"][i - 1]["predicted_ms"].get<double>());
   ASSERT_EQ(json["skipped"].size(), 1u);
-  EXPECT_EQ(json["skipped"][0]["config"], "llama2_7b-inf-2048-1");
+  EXPECT_EQ(json["skipped"][0]["config"], "switch4-inf-512-1");
 }
 
 // DVFS as a search knob: the T4's clock table as choices, inferences per watt as the objective.

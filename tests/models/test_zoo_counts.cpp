@@ -98,6 +98,18 @@ TEST(DecoderLm, OptAndGpt3CountWhatTheirConfigurationsDescribe) {
   EXPECT_EQ(scores->gemms.at(0), (GemmView{32, 1, 2048, 80}));
   decode.past_len = 2048;
   EXPECT_THROW(gpt3(decode), std::invalid_argument);
+
+  // Llama 2 7B: SwiGLU MLPs (a SiLU per layer), rotary embeddings on q and k (a neg each), 4,096
+  // positions.
+  const auto& llama = ModelRegistry::instance().find("llama2_7b")->factory;
+  const Graph prefill = llama(ModelParams{});
+  EXPECT_EQ(count_kind(prefill, OpKind::silu), 32);
+  EXPECT_EQ(count_kind(prefill, OpKind::neg), 64);
+  EXPECT_EQ(prefill.tensor(prefill.inputs().front()).shape, (Shape{1, 4096}));
+  ModelParams llama_decode;
+  llama_decode.decode = true;
+  llama_decode.past_len = 4096;
+  EXPECT_THROW(llama(llama_decode), std::invalid_argument);
 }
 
 // NeuSight's Switch Transformer configuration (switchxl4.json): every parameter its configuration
