@@ -275,14 +275,19 @@ int validate_e2e(const E2eOptions& options) {
                  row.forward_of_training ? row.config + " (fw)" : row.config, row.measured_ms, row.predicted_ms,
                  100 * row.error());
   }
-  const double mape = rows.empty() ? 0 : 100 * error_sum / static_cast<double>(rows.size());
+  // No simulated row has no error to average: null in JSON, said so in text.
+  const std::optional<double> mape =
+      rows.empty() ? std::nullopt : std::optional(100 * error_sum / static_cast<double>(rows.size()));
   nlohmann::json json_skipped = nlohmann::json::array();
   for (const auto& skip : validation.skipped)
     json_skipped.push_back(
         {{"line", skip.line}, {"device", skip.device}, {"config", skip.config}, {"reason", skip.reason}});
   if (!options.mode.quiet) {
-    fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows (\"(fw)\": a training row's forward pass)\n", mape,
-               rows.size());
+    if (mape)
+      fmt::print(options.mode.human(), "MAPE {:.1f} % over {} rows (\"(fw)\": a training row's forward pass)\n", *mape,
+                 rows.size());
+    else
+      fmt::print(options.mode.human(), "no row dse could simulate: no MAPE\n");
     if (!validation.skipped.empty()) {
       fmt::print(options.mode.human(), "\nskipped {} rows dse cannot simulate:\n", validation.skipped.size());
       for (const auto& skip : validation.skipped)
@@ -291,7 +296,10 @@ int validate_e2e(const E2eOptions& options) {
     }
   }
   if (output) write_e2e_validation_h5(*output, options.file, rows);
-  if (options.mode.json) options.mode.print_json({{"rows", json_rows}, {"mape_pct", mape}, {"skipped", json_skipped}});
+  if (options.mode.json)
+    options.mode.print_json({{"rows", json_rows},
+                             {"mape_pct", mape ? nlohmann::json(*mape) : nlohmann::json(nullptr)},
+                             {"skipped", json_skipped}});
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
@@ -89,13 +90,20 @@ E2eValidation predict_e2e_labels(const std::string& file) {
       skip("model '" + parts[0] + "' is not in dse's zoo (dse models list)");
       continue;
     }
+    // A fifth part is "fusion" (the model compiled) or how a run spread across GPUs (dp4, tp4, pp4_1).
+    const bool fused = parts.size() == 5 && parts[4] == "fusion";
+    if (parts.size() > 4 && !fused) {
+      std::string layout = parts[4];
+      for (std::size_t i = 5; i < parts.size(); ++i) layout += "-" + parts[i];
+      skip("a run across GPUs ('" + layout + "'): dse validates one GPU's time");
+      continue;
+    }
     const bool training = parts[1] == "train";
     double forward_ms = 0;
     if (training) {
       forward_ms = has_forward ? table.number(row, forward_col) : 0;
-      if (parts.size() > 4 || !(forward_ms > 0)) {
-        skip(parts.size() > 4 ? "a training run across GPUs ('" + parts[4] + "'), with no forward-pass time of one GPU"
-                              : "a training row without a forward-pass time (fw_latency_ms)");
+      if (!(forward_ms > 0)) {
+        skip("a training row without a forward-pass time (fw_latency_ms)");
         continue;
       }
     }
@@ -114,8 +122,15 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     model.name = parts[0];
     model.params.seq_len = positive_int(parts[2]);
     model.params.batch = positive_int(parts[3]);
-    Graph graph = (*factory)(model.params);
-    if (parts.size() > 4 && parts[4] == "fusion")
+    std::optional<Graph> built;
+    try {
+      built.emplace((*factory)(model.params));
+    } catch (const std::invalid_argument& shape) {  // e.g. more tokens than the model has positions
+      skip(std::string("the model cannot take this shape: ") + shape.what());
+      continue;
+    }
+    Graph graph = std::move(*built);
+    if (fused)
       for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
         graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
     model.graph = std::make_shared<const Graph>(std::move(graph));

@@ -434,6 +434,8 @@ def plot_single(run, figs, prefix):
 
 def plot_validation(run, figs, prefix):
     v = run.columns("validation")
+    if len(v["measured_ms"]) == 0:
+        return  # every row was skipped (dse validate e2e lists why): nothing to plot
     what = "model" if run.tree.get("validate") == "e2e" else "op kind"  # end-to-end rows are grouped by model
     gpu, op = np.array(v["gpu"]), np.array(v["op"])
     measured = np.asarray(v["measured_ms"], dtype=float)

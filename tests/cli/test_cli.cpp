@@ -217,7 +217,7 @@ TEST(Cli, ValidateE2eSimulatesTheZooModels) {
     const auto reason = skip["reason"].get<std::string>();
     amd |= reason.find("no GPU spec in the catalog reports the device name 'AMD Instinct") != std::string::npos;
     zoo |= reason.find("is not in dse's zoo") != std::string::npos;
-    multi_gpu |= reason.find("a training run across GPUs") != std::string::npos;
+    multi_gpu |= reason.find("a run across GPUs") != std::string::npos;
     EXPECT_GT(skip["line"].get<int>(), 1);
   }
   for (const auto& row : json["rows"]) forward |= row["measured"] == "fw_latency_ms";
@@ -245,6 +245,34 @@ TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
     EXPECT_GT(json["rows"][i]["predicted_ms"].get<double>(), json["rows"][i - 1]["predicted_ms"].get<double>());
   ASSERT_EQ(json["skipped"].size(), 1u);
   EXPECT_EQ(json["skipped"][0]["config"], "switch4-inf-512-1");
+}
+
+// A row of more tokens than the model has positions, or of a run spread across GPUs, is listed as
+// skipped with why (it was an internal error, and a silent one-GPU prediction); with no row
+// simulated there is no MAPE.
+TEST(Cli, ValidateE2eSkipsShapesAndMultiGpuRuns) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_e2e_skips_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(csv) << "device,config,num_layer,e2e_latency_ms\n"
+                        "NVIDIA_A100-PCIE-40GB,gpt2_large-inf-2048-1,36,10\n"
+                        "NVIDIA_A100-PCIE-40GB,gpt2_large-inf-1024-1-tp4,36,10\n";
+  const fs::path h5 = fs::temp_directory_path() / ("dse_e2e_skips_" + std::to_string(::getpid()) + ".h5");
+  const CliResult result = run_dse("validate e2e " + csv.string() + " --json --output " + h5.string());
+  fs::remove(csv);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // The report of a validation without rows is an index without figures, not a traceback.
+  const fs::path report = fs::temp_directory_path() / ("dse_e2e_skips_report_" + std::to_string(::getpid()));
+  const CliResult plotted = run_dse("report " + h5.string() + " --out " + report.string() + " -q");
+  EXPECT_EQ(plotted.exit_code, 0) << plotted.err;
+  EXPECT_TRUE(fs::exists(report / "index.html"));
+  fs::remove(h5);
+  fs::remove_all(report);
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_TRUE(json["rows"].empty());
+  EXPECT_TRUE(json["mape_pct"].is_null());
+  ASSERT_EQ(json["skipped"].size(), 2u);
+  EXPECT_NE(json["skipped"][0]["reason"].get<std::string>().find("cannot take this shape"), std::string::npos);
+  EXPECT_NE(json["skipped"][1]["reason"].get<std::string>().find("a run across GPUs ('tp4')"), std::string::npos);
+  EXPECT_NE(result.err.find("no row dse could simulate"), std::string::npos) << result.err;
 }
 
 // DVFS as a search knob: the T4's clock table as choices, inferences per watt as the objective.
