@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "models/base/checked_count.h"
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
 #include "models/transforms/fusion.h"
@@ -128,6 +129,9 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     } catch (const std::invalid_argument& shape) {  // e.g. more tokens than the model has positions
       skip(std::string("the model cannot take this shape: ") + shape.what());
       continue;
+    } catch (const CountOverflow& size) {
+      skip(std::string("the model cannot take this shape: ") + size.what());
+      continue;
     }
     Graph graph = std::move(*built);
     if (fused)
@@ -141,7 +145,14 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
     experiment.models.push_back(model);
     experiment.schedule = single_stream_schedule(experiment.models);
-    out.rows.push_back({spec->name, config, training, measured, run_experiment(experiment).latency_ms()});
+    double predicted_ms = 0;
+    try {
+      predicted_ms = run_experiment(experiment).latency_ms();
+    } catch (const CountOverflow& size) {  // a kernel's count beyond 64 bits
+      skip(std::string("the model cannot take this shape: ") + size.what());
+      continue;
+    }
+    out.rows.push_back({spec->name, config, training, measured, predicted_ms});
   }
   return out;
 }

@@ -64,14 +64,19 @@ TensorId sparse_mlp(Graph& g, const std::string& name, TensorId x, const SwitchT
   const auto flat = ops::reshape(g, name + ".flat", x, {s[0] * s[1], s[2]});
   const auto next = ops::cast(g, name + ".clone", x, dtype);  // hidden_states.clone()
   const std::int64_t rows = s[0] * c.expert_capacity;
+  // torch.zeros(batch x capacity, D): each expert's input buffer, whatever number of tokens it gets.
+  const auto padded = g.add_constant(name + ".padded", {rows, s[2]}, dtype, false);
   for (std::int64_t e = 0; e < c.experts; ++e) {
     const std::string expert = name + ".expert" + std::to_string(e);
     const auto chosen = ops::elementwise(g, expert + ".chosen", "nonzero",
                                          {ops::slice(g, expert + ".column", mask, -1, e, e + 1)}, 1, DType::int64);
-    // The first rows of nonzero()'s indices: at most batch x capacity tokens reach an expert.
+    // The first of nonzero()'s indices: at most batch x capacity tokens reach an expert.
     const auto index =
         ops::slice(g, expert + ".index", ops::reshape(g, expert + ".all", chosen, {s[0] * s[1]}), 0, 0, rows);
-    const auto buffer = ops::gather(g, expert + ".gather", flat, index, 0);  // hidden_states[token_indices]
+    ops::gather(g, expert + ".gather", flat, index, 0);  // padded[:n] = hidden_states[token_indices]
+    // The buffer the expert reads (torch.zeros once per layer, the gathered rows into it each expert):
+    // one write of its batch x capacity rows per expert stands for both.
+    const auto buffer = ops::elementwise(g, expert + ".buffer", "copy", {padded}, 0);
     const auto out = dense_act_dense(g, expert, buffer, c);
     ops::gather(g, expert + ".scatter", out, index, 0);  // next_states[token_indices] = ...
   }

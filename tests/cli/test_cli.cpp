@@ -247,14 +247,15 @@ TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
   EXPECT_EQ(json["skipped"][0]["config"], "switch4-inf-512-1");
 }
 
-// A row of more tokens than the model has positions, or of a run spread across GPUs, is listed as
-// skipped with why (it was an internal error, and a silent one-GPU prediction); with no row
-// simulated there is no MAPE.
+// A row of more tokens than the model has positions, of a run spread across GPUs, or of counts
+// beyond 64 bits is listed as skipped with why (they were an internal error, a silent one-GPU
+// prediction and an error naming no row); with no row simulated there is no MAPE.
 TEST(Cli, ValidateE2eSkipsShapesAndMultiGpuRuns) {
   const fs::path csv = fs::temp_directory_path() / ("dse_e2e_skips_" + std::to_string(::getpid()) + ".csv");
   std::ofstream(csv) << "device,config,num_layer,e2e_latency_ms\n"
                         "NVIDIA_A100-PCIE-40GB,gpt2_large-inf-2048-1,36,10\n"
-                        "NVIDIA_A100-PCIE-40GB,gpt2_large-inf-1024-1-tp4,36,10\n";
+                        "NVIDIA_A100-PCIE-40GB,gpt2_large-inf-1024-1-tp4,36,10\n"
+                        "NVIDIA_A100-PCIE-40GB,switchxl4-inf-1000000-65536,0,10\n";
   const fs::path h5 = fs::temp_directory_path() / ("dse_e2e_skips_" + std::to_string(::getpid()) + ".h5");
   const CliResult result = run_dse("validate e2e " + csv.string() + " --json --output " + h5.string());
   fs::remove(csv);
@@ -269,9 +270,11 @@ TEST(Cli, ValidateE2eSkipsShapesAndMultiGpuRuns) {
   const auto json = nlohmann::json::parse(result.out);
   EXPECT_TRUE(json["rows"].empty());
   EXPECT_TRUE(json["mape_pct"].is_null());
-  ASSERT_EQ(json["skipped"].size(), 2u);
+  ASSERT_EQ(json["skipped"].size(), 3u);
   EXPECT_NE(json["skipped"][0]["reason"].get<std::string>().find("cannot take this shape"), std::string::npos);
   EXPECT_NE(json["skipped"][1]["reason"].get<std::string>().find("a run across GPUs ('tp4')"), std::string::npos);
+  EXPECT_NE(json["skipped"][2]["reason"].get<std::string>().find("exceeds what a 64-bit count holds"),
+            std::string::npos);
   EXPECT_NE(result.err.find("no row dse could simulate"), std::string::npos) << result.err;
 }
 
