@@ -123,32 +123,25 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     model.name = parts[0];
     model.params.seq_len = positive_int(parts[2]);
     model.params.batch = positive_int(parts[3]);
-    std::optional<Graph> built;
+    double measured = 0, predicted_ms = 0;
     try {
-      built.emplace((*factory)(model.params));
-    } catch (const std::invalid_argument& shape) {  // e.g. more tokens than the model has positions
+      Graph graph = (*factory)(model.params);
+      if (fused)
+        for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
+          graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
+      model.graph = std::make_shared<const Graph>(std::move(graph));
+      measured = training ? forward_ms : table.number(row, latency_col);
+      if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
+      Experiment experiment;
+      experiment.name = config;
+      experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
+      experiment.models.push_back(model);
+      experiment.schedule = single_stream_schedule(experiment.models);
+      predicted_ms = run_experiment(experiment).latency_ms();
+    } catch (const std::invalid_argument& shape) {  // more tokens than the model has positions
       skip(std::string("the model cannot take this shape: ") + shape.what());
       continue;
-    } catch (const CountOverflow& size) {
-      skip(std::string("the model cannot take this shape: ") + size.what());
-      continue;
-    }
-    Graph graph = std::move(*built);
-    if (fused)
-      for (const char* t : {"fuse_attention", "fuse_epilogues", "fuse_elementwise"})
-        graph = transforms::TransformRegistry::instance().find(t)->factory(graph);
-    model.graph = std::make_shared<const Graph>(std::move(graph));
-    const double measured = training ? forward_ms : table.number(row, latency_col);
-    if (!(measured > 0)) throw bad_cell(latency_col, "a latency in ms > 0");
-    Experiment experiment;
-    experiment.name = config;
-    experiment.device = std::make_shared<const GpuDevice>(*spec, "kernel");
-    experiment.models.push_back(model);
-    experiment.schedule = single_stream_schedule(experiment.models);
-    double predicted_ms = 0;
-    try {
-      predicted_ms = run_experiment(experiment).latency_ms();
-    } catch (const CountOverflow& size) {  // a kernel's count beyond 64 bits
+    } catch (const CountOverflow& size) {  // a count beyond 64 bits, in the graph or a kernel
       skip(std::string("the model cannot take this shape: ") + size.what());
       continue;
     }

@@ -34,14 +34,23 @@ std::int64_t make_divisible(double value, std::int64_t divisor) {
   return rounded;
 }
 
-namespace {
-// [B, L, D] -> [B, H, L, dh]
 TensorId split_heads(Graph& g, const std::string& name, TensorId x, AttentionShape shape) {
   const Shape s = g.tensor(x).shape;  // a copy: adding ops reallocates the tensor table
   auto y = ops::reshape(g, name + ".view", x, {s[0], s[1], shape.heads, shape.head_dim});
   return ops::transpose(g, name + ".heads", y, {0, 2, 1, 3});
 }
-}  // namespace
+
+TensorId rms_norm(Graph& g, const std::string& name, TensorId x) {
+  const Shape s = g.tensor(x).shape;  // a copy: adding ops reallocates the tensor table
+  const DType dtype = g.tensor(x).dtype;
+  const auto two = g.add_constant(name + ".two", {1}, dtype, false);
+  const auto variance = ops::reduce(g, name + ".mean", OpKind::reduce_mean,
+                                    ops::binary(g, name + ".square", OpKind::pow, x, two), {-1}, true);
+  const auto eps = g.add_constant(name + ".eps", {1}, dtype, false);
+  const auto scale = ops::elementwise(g, name + ".rsqrt", "rsqrt", {ops::add(g, name + ".add_eps", variance, eps)}, 2);
+  const auto normed = ops::mul(g, name + ".normalise", x, scale);
+  return ops::mul(g, name + ".weight", g.add_constant(name + ".weight", {s.back()}, dtype), normed);
+}
 
 TensorId self_attention(Graph& g, const std::string& name, TensorId x, AttentionShape shape,
                         const AttentionInputs& inputs) {

@@ -29,6 +29,11 @@ struct AttentionInputs {
   std::optional<TensorId> mask;                           // added to the scaled scores
   std::optional<std::pair<TensorId, TensorId>> kv_cache;  // past K, V: [B, H, past, dh]
 };
+// [B, L, heads x head_dim] -> [B, heads, L, head_dim]: a view, then a transpose.
+TensorId split_heads(Graph& g, const std::string& name, TensorId x, AttentionShape shape);
+// RMS layer norm (T5, Llama) as eager PyTorch runs it, one kernel per step: pow, mean over the last
+// dimension, add eps, rsqrt, multiply, multiply by the learnt weight (D parameters).
+TensorId rms_norm(Graph& g, const std::string& name, TensorId x);
 // Self-attention with one packed QKV projection D -> 3D (bias; the same parameters and MACs as
 // separate Q, K, V projections), heads split by reshape + transpose, S = Q K^T, scale, optional
 // mask, softmax, O = P V, heads merged, output projection D -> D (bias). With a KV cache the new

@@ -16,18 +16,6 @@ namespace {
 constexpr std::int64_t kLayers = 32, kWidth = 4096, kHeads = 32, kHeadDim = 128, kFfn = 11008, kVocab = 32000,
                        kPositions = 4096;
 
-TensorId rms_norm(Graph& g, const std::string& name, TensorId x) {
-  const DType dtype = g.tensor(x).dtype;
-  const auto variance = ops::reduce(
-      g, name + ".mean", OpKind::reduce_mean,
-      ops::binary(g, name + ".square", OpKind::pow, x, g.add_constant(name + ".two", {1}, dtype, false)), {-1}, true);
-  const auto scale =
-      ops::elementwise(g, name + ".rsqrt", "rsqrt",
-                       {ops::add(g, name + ".add_eps", variance, g.add_constant(name + ".eps", {1}, dtype, false))}, 2);
-  return ops::mul(g, name + ".weight", g.add_constant(name + ".weight", {kWidth}, dtype),
-                  ops::mul(g, name + ".normalise", x, scale));
-}
-
 // x [B, H, L, dh] -> x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x[..., dh/2:], x[..., :dh/2]).
 TensorId rotary(Graph& g, const std::string& name, TensorId x, TensorId cos, TensorId sin) {
   const auto half = kHeadDim / 2;
@@ -35,12 +23,6 @@ TensorId rotary(Graph& g, const std::string& name, TensorId x, TensorId cos, Ten
   const auto high = ops::unary(g, name + ".neg", OpKind::neg, ops::slice(g, name + ".high", x, -1, half, kHeadDim));
   const auto rotated = ops::concat(g, name + ".rotate_half", {high, low}, -1);
   return ops::add(g, name + ".embed", ops::mul(g, name + ".cos", x, cos), ops::mul(g, name + ".sin", rotated, sin));
-}
-
-TensorId heads(Graph& g, const std::string& name, TensorId x) {
-  const Shape s = g.tensor(x).shape;
-  return ops::transpose(g, name + ".heads", ops::reshape(g, name + ".view", x, {s[0], s[1], kHeads, kHeadDim}),
-                        {0, 2, 1, 3});
 }
 
 Graph llama2_7b(const ModelParams& p) {
@@ -61,16 +43,18 @@ Graph llama2_7b(const ModelParams& p) {
   const auto scale = g.add_constant("attn.scale", {1}, p.dtype, false);  // sqrt(head_dim)
   for (std::int64_t i = 0; i < kLayers; ++i) {
     const std::string layer = "layer" + std::to_string(i);
-    auto h = rms_norm(g, layer + ".input_norm", x);
-    const auto q = heads(g, layer + ".q", ops::linear(g, layer + ".q_proj", h, kWidth, false));
-    auto k = heads(g, layer + ".k", ops::linear(g, layer + ".k_proj", h, kWidth, false));
-    auto v = heads(g, layer + ".v", ops::linear(g, layer + ".v_proj", h, kWidth, false));
+    auto h = zoo::rms_norm(g, layer + ".input_norm", x);
+    const auto q =
+        zoo::split_heads(g, layer + ".q", ops::linear(g, layer + ".q_proj", h, kWidth, false), {kHeads, kHeadDim});
+    auto k = zoo::split_heads(g, layer + ".k", ops::linear(g, layer + ".k_proj", h, kWidth, false), {kHeads, kHeadDim});
+    auto v = zoo::split_heads(g, layer + ".v", ops::linear(g, layer + ".v_proj", h, kWidth, false), {kHeads, kHeadDim});
     // cos and sin of the new positions, [1, 1, L, dh], recomputed by each layer's rotary module.
     const auto freqs =
         ops::elementwise(g, layer + ".rotary.freqs", "outer",
                          {ops::reshape(g, layer + ".rotary.positions", positions, {1, 1, len, 1}),
                           g.add_constant(layer + ".rotary.inv_freq", {1, 1, 1, kHeadDim}, p.dtype, false)},
                          1, p.dtype);
+    // 8 flops per cos or sin: nominal (no source counts them); [L, 128] elements, launch-bound either way.
     const auto cos = ops::elementwise(g, layer + ".rotary.cos", "cos", {freqs}, 8);
     const auto sin = ops::elementwise(g, layer + ".rotary.sin", "sin", {freqs}, 8);
     const auto q_rot = rotary(g, layer + ".q_rotary", q, cos, sin);
@@ -88,13 +72,13 @@ Graph llama2_7b(const ModelParams& p) {
     out = ops::transpose(g, layer + ".merge_heads", out, {0, 2, 1, 3});  // .transpose(1, 2).contiguous()
     out = ops::reshape(g, layer + ".merge_view", out, {p.batch, len, kWidth});
     x = ops::add(g, layer + ".residual1", x, ops::linear(g, layer + ".o_proj", out, kWidth, false));
-    h = rms_norm(g, layer + ".post_norm", x);
+    h = zoo::rms_norm(g, layer + ".post_norm", x);
     const auto gate = ops::unary(g, layer + ".act", OpKind::silu, ops::linear(g, layer + ".gate_proj", h, kFfn, false));
     const auto up = ops::linear(g, layer + ".up_proj", h, kFfn, false);
     x = ops::add(g, layer + ".residual2", x,
                  ops::linear(g, layer + ".down_proj", ops::mul(g, layer + ".gated", gate, up), kWidth, false));
   }
-  x = rms_norm(g, "norm", x);
+  x = zoo::rms_norm(g, "norm", x);
   ops::linear(g, "lm_head", x, kVocab, false);
   return g;
 }

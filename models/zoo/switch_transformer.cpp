@@ -1,28 +1,9 @@
 #include "models/zoo/switch_transformer.h"
 
-#include "models/ops/op_library.h"
+#include "models/zoo/layers.h"
 
 namespace dse::zoo {
 namespace {
-
-// T5's layer norm in eager PyTorch: variance = x.pow(2).mean(-1); x * rsqrt(variance + eps); weight * x.
-TensorId rms_norm(Graph& g, const std::string& name, TensorId x) {
-  const Shape s = g.tensor(x).shape;
-  const DType dtype = g.tensor(x).dtype;
-  const auto two = g.add_constant(name + ".two", {1}, dtype, false);
-  const auto variance = ops::reduce(g, name + ".mean", OpKind::reduce_mean,
-                                    ops::binary(g, name + ".square", OpKind::pow, x, two), {-1}, true);
-  const auto eps = g.add_constant(name + ".eps", {1}, dtype, false);
-  const auto scale = ops::elementwise(g, name + ".rsqrt", "rsqrt", {ops::add(g, name + ".add_eps", variance, eps)}, 2);
-  const auto normed = ops::mul(g, name + ".normalise", x, scale);
-  return ops::mul(g, name + ".weight", g.add_constant(name + ".weight", {s.back()}, dtype), normed);
-}
-
-// [B, L, H * dk] -> [B, H, L, dk]
-TensorId split_heads(Graph& g, const std::string& name, TensorId x, std::int64_t heads, std::int64_t dk) {
-  const Shape s = g.tensor(x).shape;
-  return ops::transpose(g, name + ".heads", ops::reshape(g, name + ".view", x, {s[0], s[1], heads, dk}), {0, 2, 1, 3});
-}
 
 // T5 attention: q, k, v and o without biases, no 1/sqrt(dk) scaling, the position bias (with the
 // mask folded in, [B, H, Lq, Lk]) added to the scores, softmax, output projection.
@@ -30,9 +11,9 @@ TensorId attention(Graph& g, const std::string& name, TensorId x, TensorId kv_so
                    const SwitchTransformerConfig& c) {
   const Shape s = g.tensor(x).shape;
   const std::int64_t inner = c.heads * c.d_kv;
-  const auto q = split_heads(g, name + ".q", ops::linear(g, name + ".q", x, inner, false), c.heads, c.d_kv);
-  const auto k = split_heads(g, name + ".k", ops::linear(g, name + ".k", kv_source, inner, false), c.heads, c.d_kv);
-  const auto v = split_heads(g, name + ".v", ops::linear(g, name + ".v", kv_source, inner, false), c.heads, c.d_kv);
+  const auto q = split_heads(g, name + ".q", ops::linear(g, name + ".q", x, inner, false), {c.heads, c.d_kv});
+  const auto k = split_heads(g, name + ".k", ops::linear(g, name + ".k", kv_source, inner, false), {c.heads, c.d_kv});
+  const auto v = split_heads(g, name + ".v", ops::linear(g, name + ".v", kv_source, inner, false), {c.heads, c.d_kv});
   auto scores = ops::matmul(g, name + ".scores", q, k, true);
   scores = ops::add(g, name + ".position_bias", scores, bias);
   const auto probs = ops::softmax(g, name + ".softmax", scores, -1);
@@ -88,7 +69,8 @@ TensorId embed(Graph& g, const std::string& name, TensorId table, TensorId ids) 
 }
 
 // compute_bias: the relative position buckets of every (query, key) pair (a dozen integer ops per
-// pair), looked up in the [buckets, heads] table, plus the additive mask: [B, H, Lq, Lk].
+// pair, as Hugging Face's _relative_position_bucket writes them: sub, abs or min, lt, log, div, mul,
+// add, min, where), looked up in the [buckets, heads] table, plus the additive mask: [B, H, Lq, Lk].
 TensorId position_bias(Graph& g, const std::string& name, std::int64_t lq, std::int64_t lk, TensorId mask,
                        const SwitchTransformerConfig& c, DType dtype) {
   const auto positions = g.add_constant(name + ".positions", {lq, 1}, DType::int64, false);
