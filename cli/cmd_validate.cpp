@@ -68,6 +68,20 @@ void print_floor_table(std::FILE* out, const FloorReport& report) {
   fmt::print(out, "\n");
 }
 
+void print_tile_choice(std::FILE* out, const TileChoiceReport& report) {
+  if (report.dse_tile.empty()) return;
+  fmt::print(out,
+             "tile choice: GEMM rows whose measured kernel's tile dse has, predicted on the tile dse picks and on the "
+             "measured one\n(the difference is the tile choice's error, what is left the kernel time's)\n"
+             "{:<18} {:<10} {:>7} {:>11} {:>16}\n",
+             "device", "op", "rows", "dse tile %", "measured tile %");
+  for (const auto& [device, ops] : report.dse_tile)
+    for (const auto& [op, s] : ops)
+      fmt::print(out, "{:<18} {:<10} {:>7} {:>11.1f} {:>16.1f}\n", device, op, s.rows, s.mape_pct,
+                 report.measured_tile.at(device).at(op).mape_pct);
+  fmt::print(out, "\n");
+}
+
 void print_table(std::FILE* out, const std::string& title, const ErrorTable& table) {
   fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>12}\n", title, "device", "op", "rows", "MAPE %", "within 20%");
   for (const auto& [device, ops] : table)
@@ -240,6 +254,9 @@ int validate_kernels(const ValidateOptions& options) {
     if (options.leave_one_out) json[report.json_key]["held_out_model"] = table_json(report.held_out);
     if (!options.mode.quiet) print_floor_table(options.mode.human(), report);
   }
+  const TileChoiceReport tiles = evaluate_tile_choice(devices, calibration);
+  json["tile_choice"] = {{"dse_tile", table_json(tiles.dse_tile)}, {"measured_tile", table_json(tiles.measured_tile)}};
+  if (!options.mode.quiet) print_tile_choice(options.mode.human(), tiles);
   if (output) write_kernel_validation_h5(*output, devices, run);
   if (options.mode.json) options.mode.print_json(json);
   return 0;

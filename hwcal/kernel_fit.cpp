@@ -11,8 +11,10 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 
+#include "models/base/ceil_div.h"
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
@@ -126,6 +128,32 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
   return lower_op(graph, graph.ops().back(), timer);
 }
 
+std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row) {
+  if (row.op != "linear" && row.op != "bmm") return std::nullopt;
+  static const std::regex kTile("(?:sgemm_|tilesize)([0-9]+)x([0-9]+)");
+  std::smatch match;
+  if (!std::regex_search(row.kernel, match, kTile)) return std::nullopt;
+  GemmTileRequest tile;
+  tile.columns = std::stoll(match[1].str());
+  tile.rows = std::stoll(match[2].str());
+  if (tile.rows <= 0 || tile.columns <= 0) return std::nullopt;
+  // A linear row's K split: the blocks over the output tiles when they divide (the grid's z is not
+  // always the split: the P4's sgemm_128x128x8_NT_vec lays 160 output tiles out as 4 x 10 x 4).
+  if (row.op == "linear") {
+    const std::int64_t tiles = ceil_div(row.b * row.m, tile.rows) * ceil_div(row.k, tile.columns);
+    const std::int64_t blocks = row.grid[0] * row.grid[1] * row.grid[2];
+    if (tiles > 0 && blocks > tiles && blocks % tiles == 0) tile.split = blocks / tiles;
+  }
+  return tile;
+}
+
+std::vector<Kernel> predict_kernels_on_measured_tile(const KernelMeasurement& row, const KernelTimer& timer) {
+  const auto tile = measured_gemm_tile(row);
+  if (!tile) return {};
+  const Graph graph = measured_op_graph(row);
+  return lower_op(graph, graph.ops().back(), timer, nullptr, &*tile);
+}
+
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
   double seconds = timer.calibration().timing_floor_us * 1e-6;
   for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
@@ -214,6 +242,25 @@ ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const Kern
     for (const auto& [op, list] : errors) table[name][op] = summarize_errors(list);
   }
   return table;
+}
+
+TileChoiceReport evaluate_tile_choice(const std::map<std::string, DeviceRows>& devices,
+                                      const KernelCalibration& calibration) {
+  TileChoiceReport report;
+  for (const auto& [name, device] : devices) {
+    const KernelTimer timer(device.spec, calibration);
+    std::map<std::string, std::vector<double>> own, given;
+    for (const auto& row : device.rows) {
+      const auto on_tile = predict_kernels_on_measured_tile(row, timer);
+      if (on_tile.empty()) continue;
+      const double measured = row.latency_ms * 1e-3;
+      own[row.op].push_back(std::abs(predict_latency_s(row, timer) - measured) / measured);
+      given[row.op].push_back(std::abs(timed_alone_s(on_tile, timer) - measured) / measured);
+    }
+    for (const auto& [op, list] : own) report.dse_tile[name][op] = summarize_errors(list);
+    for (const auto& [op, list] : given) report.measured_tile[name][op] = summarize_errors(list);
+  }
+  return report;
 }
 
 namespace {
@@ -395,7 +442,7 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
                                    const KernelCalibration& calibration) {
   std::string csv =
       "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
-      "predicted_blocks,clock_mhz,power_w\n";
+      "predicted_blocks,clock_mhz,power_w,measured_tile_predicted_ms\n";
   for (const auto& [name, device] : devices) {
     const KernelTimer timer(device.spec, calibration);
     for (const auto& row : device.rows) {
@@ -409,10 +456,12 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
       const LongestKernel longest = longest_kernel(kernels, timer);
       const double clock_mhz = longest.kernel ? longest.time.clock_mhz : 0.0;
       const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
-      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f}\n", name, row.op, row.b,
+      const auto on_tile = predict_kernels_on_measured_tile(row, timer);
+      const std::string on_tile_ms = on_tile.empty() ? "" : fmt::format("{:.6g}", timed_alone_s(on_tile, timer) * 1e3);
+      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{}\n", name, row.op, row.b,
                          row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
                          csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks, clock_mhz,
-                         predict_power_w(row, timer));
+                         predict_power_w(row, timer), on_tile_ms);
     }
   }
   return csv;

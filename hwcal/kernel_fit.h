@@ -11,6 +11,7 @@
 
 #include "hwcal/kernel_measurements.h"
 #include "models/graph.h"
+#include "sim/gpu/gpu_lowering.h"
 #include "sim/gpu/gpu_spec.h"
 #include "sim/gpu/kernel_timer.h"
 
@@ -41,6 +42,14 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
 
 // The kernels dse launches for one measured row's op; UserError for an op it cannot rebuild.
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer);
+// The GEMM tile a measured linear or bmm row's kernel ran, read from its name (cuBLAS's
+// "..._sgemm_PxQ_...", CUTLASS's "..._sgemm_PxQ_...", xmma's "...tilesizePxQx8...": P columns and Q
+// rows of the row-major output) and, for linear rows, its K split (the grid's blocks over the output
+// tiles; a bmm is never split); none for other rows or names.
+std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row);
+// dse's kernels for the row on the tile it was measured on (measured_gemm_tile); empty when the
+// name gives none or dse's tile table has no tile of that size.
+std::vector<Kernel> predict_kernels_on_measured_tile(const KernelMeasurement& row, const KernelTimer& timer);
 // What a harness that times one op on its own measures for `kernels`: its timing floor once,
 // plus each kernel's time. Every validation against isolated-op measurements goes through here.
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
@@ -64,6 +73,14 @@ double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer);
 Graph measured_op_graph(const KernelMeasurement& row);
 
 ErrorTable evaluate(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& calibration);
+
+// The tile choice against the kernel's time: the GEMM rows whose measured tile dse's table holds,
+// with dse's MAPE when it picks the tile (as it predicts) and when it is given the measured one.
+struct TileChoiceReport {
+  ErrorTable dse_tile, measured_tile;
+};
+TileChoiceReport evaluate_tile_choice(const std::map<std::string, DeviceRows>& devices,
+                                      const KernelCalibration& calibration);
 
 // The parameters a fit to NeuSight's rows frees (the others are not identifiable from ops timed
 // one at a time, or, as stream_efficiency, are set by measurement: each spec's stream share):

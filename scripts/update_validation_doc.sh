@@ -62,6 +62,17 @@ body += ("\n\n**Floors of the measurements' own scatter**, beside dse's MAPE on 
          "row, short ones too, and gives each shape its best latency = a + b × items (batch; rows for linear; a, b ≥ 0, chosen per shape "
          "with hindsight): no model whose time for a shape is a fixed cost plus a per-item cost goes below it.\n\n"
          + "\n".join(frows))
+tc = d["tile_choice"]
+trows = ["| GPU | op | rows | dse's tile % | measured tile % |", "|---|---|---:|---:|---:|"]
+for dev in sorted(tc["dse_tile"]):
+    for op in ["linear", "bmm"]:
+        if op in tc["dse_tile"][dev]:
+            trows.append(f"| {dev} | {op} | {tc['dse_tile'][dev][op]['rows']} | {tc['dse_tile'][dev][op]['mape_pct']:.1f} | "
+                         f"{tc['measured_tile'][dev][op]['mape_pct']:.1f} |")
+body += ("\n\n**Tile choice against kernel time** (default calibration): the GEMM rows whose measured kernel's tile "
+         "dse's table holds, predicted on the tile dse picks (as it predicts) and on the measured one, with the measured "
+         "split (`measured_tile_predicted_ms` in `--predictions`). The difference is the tile choice's error; what is "
+         "left is the kernel time's.\n\n" + "\n".join(trows))
 rows = ["| GPU | model, seq, batch | measured ms | predicted ms | error |", "|---|---|---:|---:|---:|"]
 for r in e2e["rows"]:
     rows.append(f"| {r['gpu']} | {r['config']} | {r['measured_ms']:.1f} | {r['predicted_ms']:.1f} | {r['error_pct']:+.1f} % |")

@@ -70,18 +70,21 @@ void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std:
 }  // namespace
 
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
-                               double extra_bytes, const KernelTimer& timer, bool strided_batched) {
+                               double extra_bytes, const KernelTimer& timer, bool strided_batched,
+                               const GemmTileRequest* request) {
   std::vector<Kernel> best;
   double best_seconds = std::numeric_limits<double>::infinity();
   const double operand_bytes = element_bytes * static_cast<double>(gemm.batch) *
                                static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
   const bool batched_call = strided_batched && gemm.batch > 1;
-  const std::span<const Tile> candidates =
-      batched_call && !tensor_cores ? batched_sgemm_tiles(timer.spec().architecture) : std::span<const Tile>(kTiles);
+  const std::span<const Tile> candidates = batched_call && !tensor_cores && !request
+                                               ? batched_sgemm_tiles(timer.spec().architecture)
+                                               : std::span<const Tile>(kTiles);
   // Strided-batched GEMMs are never split: all 8,467 NeuSight bmm rows on six GPUs launch
   // batch x output tiles blocks.
   const std::int64_t max_split = batched_call ? 1 : 8;
   for (const Tile& tile : candidates) {
+    if (request && (tile.m != request->rows || tile.n != request->columns)) continue;
     Kernel resources;
     resources.threads_per_block = tile.threads;
     resources.registers_per_thread = tile.registers;
@@ -89,11 +92,15 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
         static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
     const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
     const std::int64_t one_wave = blocks_per_wave(resources, timer.spec().sm, timer.spec().sm_count);
-    for (std::int64_t split = 1; split <= max_split; split *= 2) {
-      if (split > 1 && gemm.k / split < 128) break;
+    // A request times its own split (a measured grid's z; 3 happens) however short the slices.
+    const std::int64_t first_split = request ? request->split : 1;
+    const std::int64_t last_split = request ? request->split : max_split;
+    for (std::int64_t split = first_split; split <= last_split; split *= 2) {
+      if (request && (split < 1 || gemm.k / split < 8)) break;
+      if (!request && split > 1 && gemm.k / split < 128) break;
       // cuBLAS splits K only when the output tiles cannot fill the GPU once (the NeuSight grids:
       // on the A100 only grids of at most 120 tiles, on the P100 at most 384, are split).
-      if (split > 1 && tiles >= one_wave) break;
+      if (!request && split > 1 && tiles >= one_wave) break;
       Kernel kernel = resources;
       kernel.name = std::string(tensor_cores ? "hgemm_" : "sgemm_") + std::to_string(tile.m) + "x" +
                     std::to_string(tile.n) + (split > 1 ? "_splitk" + std::to_string(split) : "");
@@ -137,7 +144,8 @@ void GemmLoweringCache::store(const Key& key, std::vector<Kernel> kernels) {
   entries_.emplace(key, std::move(kernels));
 }
 
-std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer, GemmLoweringCache* cache) {
+std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer, GemmLoweringCache* cache,
+                             const GemmTileRequest* tile) {
   const OpCategory category = op_category(op);
   if (category == OpCategory::view) return {};
   const std::string type(dtype_name(op.dtype));
@@ -156,6 +164,13 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     const bool strided_batched = op.kind == OpKind::matmul;
     for (std::size_t i = 0; i < op.gemms.size(); ++i) {
       const double extra_bytes = i == 0 ? extra : 0.0;
+      if (tile) {
+        const auto on_tile =
+            lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched, tile);
+        if (on_tile.empty()) return {};
+        kernels.insert(kernels.end(), on_tile.begin(), on_tile.end());
+        continue;
+      }
       const GemmLoweringCache::Key key{op.gemms[i].batch, op.gemms[i].m, op.gemms[i].n,  op.gemms[i].k, type, tensor,
                                        element_bytes,     extra_bytes,   strided_batched};
       auto cached = cache ? cache->find(key) : std::nullopt;

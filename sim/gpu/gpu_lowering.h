@@ -44,14 +44,28 @@ class GemmLoweringCache {
   std::map<Key, std::vector<Kernel>> entries_;
 };
 
+// One GEMM tile asked for by name rather than searched: `rows` x `columns` of the row-major
+// output C per block (a cuBLAS kernel named PxQ covers Q rows and P columns), K split `split` ways.
+// A validation uses it to time dse's kernel on the tile a measurement ran, which separates the
+// error of the tile choice from the error of the kernel's time.
+struct GemmTileRequest {
+  std::int64_t rows = 0, columns = 0;
+  std::int64_t split = 1;
+};
+
+// `tile`: lower every GEMM of `op` on that tile instead of the fastest; no kernels when dse's tile
+// table has no tile of that size or the split leaves slices shorter than 8 (an op without GEMMs
+// lowers as usual).
 std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer& timer,
-                             GemmLoweringCache* cache = nullptr);
+                             GemmLoweringCache* cache = nullptr, const GemmTileRequest* tile = nullptr);
 
 // The fastest tiling of one GEMM (batch x M x N x K) in `type`: one kernel (split-K slices run in
 // the same launch and sum their partial products through a workspace). `extra_bytes` of operands
 // beyond A, B and C (a bias, say) are read once. `strided_batched`: the GEMM is one cuBLAS
 // strided-batched call (torch.bmm), which is never split and on some architectures has one tile.
+// `tile`: that tile and split only (empty when the table has no such tile), as lower_op's.
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
-                               double extra_bytes, const KernelTimer& timer, bool strided_batched = false);
+                               double extra_bytes, const KernelTimer& timer, bool strided_batched = false,
+                               const GemmTileRequest* tile = nullptr);
 
 }  // namespace dse

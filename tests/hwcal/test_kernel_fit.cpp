@@ -47,6 +47,64 @@ TEST(KernelValidation, ElementwiseRowsStreamTheirOperands) {
   EXPECT_DOUBLE_EQ(bytes("gelu"), 2 * tensor);
 }
 
+KernelMeasurement gemm_row(const std::string& op, const std::string& kernel, std::array<std::int64_t, 3> grid,
+                           std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k) {
+  KernelMeasurement row;
+  row.op = op;
+  row.kernel = kernel;
+  row.grid = grid;
+  row.b = b;
+  row.m = m;
+  row.n = n;
+  row.k = k;
+  row.latency_ms = 1;
+  return row;
+}
+
+TEST(KernelValidation, ReadsTheMeasuredTileAndSplitFromTheKernel) {
+  // ampere_sgemm_128x64 covers 128 columns and 64 rows of a 1,024 x 2,560 output: grid 20 x 16 (NeuSight, L4).
+  auto tile = measured_gemm_tile(gemm_row("linear", "ampere_sgemm_128x64_tn", {20, 16, 1}, 1, 1024, 2560, 2560));
+  ASSERT_TRUE(tile);
+  EXPECT_EQ(tile->rows, 64);
+  EXPECT_EQ(tile->columns, 128);
+  EXPECT_EQ(tile->split, 1);
+  // The P4's maxwell_sgemm_128x64_tn splits a 512 x 1,024 output's 64 tiles 99 ways (grid 8 x 8 x 99) ...
+  tile = measured_gemm_tile(gemm_row("linear", "maxwell_sgemm_128x64_tn", {8, 8, 99}, 1, 512, 50272, 1024));
+  ASSERT_TRUE(tile);
+  EXPECT_EQ(tile->split, 99);
+  // ... while its sgemm_128x128x8_NT_vec lays 160 tiles out as 4 x 10 x 4: no split.
+  tile = measured_gemm_tile(gemm_row("linear", "sgemm_128x128x8_NT_vec", {4, 10, 4}, 1, 1024, 2560, 2560));
+  ASSERT_TRUE(tile);
+  EXPECT_EQ(tile->split, 1);
+  // A bmm's grid z is its batch; xmma kernels name the tile after "tilesize".
+  tile = measured_gemm_tile(gemm_row("bmm",
+                                     "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize64x128x8_stage3_warpsize1x4x1_ffma",
+                                     {2, 2, 12}, 12, 96, 3072, 3072));
+  ASSERT_TRUE(tile);
+  EXPECT_EQ(tile->rows, 128);
+  EXPECT_EQ(tile->columns, 64);
+  EXPECT_EQ(tile->split, 1);
+  EXPECT_FALSE(measured_gemm_tile(gemm_row("softmax", "softmax_warp_forward", {1, 1, 1}, 1, 64, 0, 0)));
+  EXPECT_FALSE(measured_gemm_tile(gemm_row("linear", "gemv2T_kernel", {1, 1, 1}, 1, 1, 1024, 1024)));
+}
+
+TEST(KernelValidation, TimesTheMeasuredTileOrNone) {
+  const KernelTimer timer(test::catalog_gpu("a100_pcie_40gb"), KernelCalibration{});
+  // cuBLAS ran 64 x 32 tiles (sliced) on a long reduction: dse's kernel on that tile is that size,
+  // as many blocks, and no faster than the tile dse picks itself.
+  const auto row = gemm_row("linear", "ampere_sgemm_64x32_sliced1x4_tn", {15, 2048, 1}, 1, 65536, 50272, 960);
+  const auto on_tile = predict_kernels_on_measured_tile(row, timer);
+  ASSERT_EQ(on_tile.size(), 1u);
+  EXPECT_EQ(on_tile[0].name, "sgemm_32x64");
+  EXPECT_EQ(on_tile[0].blocks, 15 * 2048);
+  EXPECT_GE(timed_alone_s(on_tile, timer), predict_latency_s(row, timer));
+  // CUTLASS's 128 x 256 tile is not in dse's table: nothing to time.
+  EXPECT_TRUE(
+      predict_kernels_on_measured_tile(
+          gemm_row("linear", "cutlass_80_simt_sgemm_128x256_8x4_tn_align1", {4, 8, 1}, 1, 1024, 1024, 1024), timer)
+          .empty());
+}
+
 TEST(KernelFit, RecoversTheCalibrationDespiteRowsNoTermExplains) {
   KernelCalibration truth;
   truth.gemm_efficiency = 0.9;
