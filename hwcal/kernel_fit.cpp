@@ -130,12 +130,15 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
 
 std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row) {
   if (row.op != "linear" && row.op != "bmm") return std::nullopt;
-  static const std::regex kTile("(?:sgemm_|tilesize)([0-9]+)x([0-9]+)");
+  static const std::regex kTile("(sgemm_|tilesize)([0-9]+)x([0-9]+)");
   std::smatch match;
   if (!std::regex_search(row.kernel, match, kTile)) return std::nullopt;
   GemmTileRequest tile;
-  tile.columns = std::stoll(match[1].str());
-  tile.rows = std::stoll(match[2].str());
+  // cuBLAS's and CUTLASS's SIMT names give columns first, xmma's rows first: the H200's
+  // tilesize128x64 covers a 512 x 1,280 linear output as grid 4 x 20.
+  const bool rows_first = match[1].str() == "tilesize";
+  tile.rows = std::stoll(match[rows_first ? 2 : 3].str());
+  tile.columns = std::stoll(match[rows_first ? 3 : 2].str());
   if (tile.rows <= 0 || tile.columns <= 0) return std::nullopt;
   // A linear row's K split: the blocks over the output tiles when they divide (the grid's z is not
   // always the split: the P4's sgemm_128x128x8_NT_vec lays 160 output tiles out as 4 x 10 x 4).

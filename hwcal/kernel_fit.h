@@ -42,9 +42,9 @@ std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurem
 
 // The kernels dse launches for one measured row's op; UserError for an op it cannot rebuild.
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer);
-// The GEMM tile a measured linear or bmm row's kernel ran, read from its name (cuBLAS's
-// "..._sgemm_PxQ_...", CUTLASS's "..._sgemm_PxQ_...", xmma's "...tilesizePxQx8...": P columns and Q
-// rows of the row-major output) and, for linear rows, its K split (the grid's blocks over the output
+// The GEMM tile a measured linear or bmm row's kernel ran, read from its name (cuBLAS's and
+// CUTLASS's "..._sgemm_PxQ_...": P columns and Q rows of the row-major output; xmma's
+// "...tilesizePxQx8...": P rows and Q columns) and, for linear rows, its K split (the grid's blocks over the output
 // tiles; a bmm is never split); none for other rows or names.
 std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row);
 // dse's kernels for the row on the tile it was measured on (measured_gemm_tile); empty when the

@@ -76,13 +76,14 @@ TEST(KernelValidation, ReadsTheMeasuredTileAndSplitFromTheKernel) {
   tile = measured_gemm_tile(gemm_row("linear", "sgemm_128x128x8_NT_vec", {4, 10, 4}, 1, 1024, 2560, 2560));
   ASSERT_TRUE(tile);
   EXPECT_EQ(tile->split, 1);
-  // A bmm's grid z is its batch; xmma kernels name the tile after "tilesize".
+  // A bmm's grid z is its batch; xmma kernels name the tile after "tilesize", rows first (H200: a
+  // 1,024 x 256 output on tilesize64x128 runs grid 16 x 2).
   tile = measured_gemm_tile(gemm_row("bmm",
                                      "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize64x128x8_stage3_warpsize1x4x1_ffma",
                                      {2, 2, 12}, 12, 96, 3072, 3072));
   ASSERT_TRUE(tile);
-  EXPECT_EQ(tile->rows, 128);
-  EXPECT_EQ(tile->columns, 64);
+  EXPECT_EQ(tile->rows, 64);
+  EXPECT_EQ(tile->columns, 128);
   EXPECT_EQ(tile->split, 1);
   EXPECT_FALSE(measured_gemm_tile(gemm_row("softmax", "softmax_warp_forward", {1, 1, 1}, 1, 64, 0, 0)));
   EXPECT_FALSE(measured_gemm_tile(gemm_row("linear", "gemv2T_kernel", {1, 1, 1}, 1, 1, 1024, 1024)));
