@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "models/base/ceil_div.h"
+#include "models/base/checked_count.h"
 #include "models/base/csv_table.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
@@ -70,7 +71,9 @@ const std::map<std::string, NeusightElementwise, std::less<>>& neusight_elementw
 
 }  // namespace
 
-Graph measured_op_graph(const KernelMeasurement& row) {
+namespace {
+
+Graph build_measured_op_graph(const KernelMeasurement& row) {
   Graph graph(row.op);
   const std::string& op = row.op;
   const DType dtype = row.dtype;
@@ -78,7 +81,7 @@ Graph measured_op_graph(const KernelMeasurement& row) {
   // features), bmm is [B, M, N] x [B, N, K]. The recorded grids confirm it (e.g. linear M=32768,
   // N=4096, K=1024 on sgemm_128x128: grid 8 x 256 = K/128 x M/128).
   if (op == "linear") {
-    const auto x = graph.add_input("x", {row.b * row.m, row.n}, dtype);
+    const auto x = graph.add_input("x", {checked_mul(row.b, row.m, "B x M"), row.n}, dtype);
     ops::linear(graph, "linear", x, row.k, true);
   } else if (op == "bmm") {
     const auto a = graph.add_input("a", {row.b, row.m, row.n}, dtype);
@@ -121,6 +124,16 @@ Graph measured_op_graph(const KernelMeasurement& row) {
   return graph;
 }
 
+}  // namespace
+
+Graph measured_op_graph(const KernelMeasurement& row) {
+  try {
+    return build_measured_op_graph(row);
+  } catch (const CountOverflow& e) {
+    throw UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
+  }
+}
+
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
   // An empty kernel: what one launch costs back to back (the launch overhead, one tiny block).
   if (row.op == "launch") return {Kernel{"empty", 1, 32, 16, 0, 0, 0, 0, "fp32", false}};
@@ -130,7 +143,7 @@ std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTi
 
 std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row) {
   if (row.op != "linear" && row.op != "bmm") return std::nullopt;
-  static const std::regex kTile("(sgemm_|tilesize)([0-9]+)x([0-9]+)");
+  static const std::regex kTile("(sgemm_|tilesize)([0-9]{1,6})x([0-9]{1,6})");
   std::smatch match;
   if (!std::regex_search(row.kernel, match, kTile)) return std::nullopt;
   GemmTileRequest tile;
@@ -143,7 +156,10 @@ std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row) 
   // A linear row's K split: the blocks over the output tiles when they divide (the grid's z is not
   // always the split: the P4's sgemm_128x128x8_NT_vec lays 160 output tiles out as 4 x 10 x 4).
   if (row.op == "linear") {
-    const std::int64_t tiles = ceil_div(row.b * row.m, tile.rows) * ceil_div(row.k, tile.columns);
+    std::int64_t rows = 0, tiles = 0;
+    if (__builtin_mul_overflow(row.b, row.m, &rows) ||
+        __builtin_mul_overflow(ceil_div(rows, tile.rows), ceil_div(row.k, tile.columns), &tiles))
+      return std::nullopt;  // predicting the row says what overflows
     const std::int64_t blocks = row.grid[0] * row.grid[1] * row.grid[2];
     if (tiles > 0 && blocks > tiles && blocks % tiles == 0) tile.split = blocks / tiles;
   }

@@ -87,6 +87,9 @@ TEST(KernelValidation, ReadsTheMeasuredTileAndSplitFromTheKernel) {
   EXPECT_EQ(tile->split, 1);
   EXPECT_FALSE(measured_gemm_tile(gemm_row("softmax", "softmax_warp_forward", {1, 1, 1}, 1, 64, 0, 0)));
   EXPECT_FALSE(measured_gemm_tile(gemm_row("linear", "gemv2T_kernel", {1, 1, 1}, 1, 1, 1024, 1024)));
+  // A hostile name: no tile of zero or of more digits than any GPU's block has.
+  EXPECT_FALSE(measured_gemm_tile(gemm_row("linear", "sgemm_0x64_tn", {1, 1, 1}, 1, 64, 64, 64)));
+  EXPECT_FALSE(measured_gemm_tile(gemm_row("linear", "sgemm_99999999999999999999x1", {1, 1, 1}, 1, 64, 64, 64)));
 }
 
 TEST(KernelValidation, TimesTheMeasuredTileOrNone) {

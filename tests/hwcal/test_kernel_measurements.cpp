@@ -80,6 +80,13 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
   const std::string negative_b =
       write_csv("dse_negative_b.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,-3,2,3,4\n");
   EXPECT_EQ(error_of(negative_b), negative_b + ":2:49: B: expected a size of at least 1, found -3");
+  // A launch beyond CUDA's limits (a grid y of 70,000; a 2,048-thread block) is no measurement.
+  const std::string big_grid =
+      write_csv("dse_big_grid.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,70000,1,1,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(big_grid), big_grid + ":2:34: Grid y: expected 1 to 65535 (CUDA's launch limit), found 70000");
+  const std::string big_block =
+      write_csv("dse_big_block.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,2048,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(big_block), big_block + ":2:38: Block x: expected 1 to 1024 (CUDA's launch limit), found 2048");
   const std::string header_no_n =
       "OPName,Latency,Device,Torch Version,CUDNN Version,Kernel Name,Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,"
       "Block x,Block y,Block z,CUDA Version,Kernels,B,M,K\n";
