@@ -127,6 +127,20 @@ TEST(KernelTimer, PowerLimitHoldsTheClockAndThePower) {
   EXPECT_DOUBLE_EQ(KernelTimer(a100, KernelCalibration{}).time(streaming()).clock_mhz, a100.boost_clock_mhz);
 }
 
+TEST(KernelTimer, AT4sFp16GemmRunsAtThePublishedPowerCappedRate) {
+  // A T4 running cuBLAS FP16 GEMMs of 4,096^3 back to back reaches "about 24T" of its 65 TFLOPS,
+  // which NVIDIA put down to its 70 W power cap (forums.developer.nvidia.com/t/264462;
+  // tests/data/public/t4_cublas_fp16.csv). Nothing was fitted to it.
+  const KernelTimer timer(spec("t4"), KernelCalibration{});
+  const auto kernels = lower_gemm({1, 4096, 4096, 4096}, "fp16", true, 2, 0, timer);
+  ASSERT_EQ(kernels.size(), 1u);
+  const KernelTime t = timer.time(kernels[0]);
+  const double tflops = 2.0 * 4096 * 4096 * 4096 / t.seconds / 1e12;
+  EXPECT_NEAR(tflops, 24.0, 0.1 * 24.0);
+  EXPECT_LT(t.clock_mhz, 0.5 * timer.spec().boost_clock_mhz);  // held far below the 1,590 MHz boost
+  EXPECT_NEAR(timer.board_w(kernels[0], t), timer.spec().tdp_w, 0.5);
+}
+
 TEST(KernelTimer, TheDensestMathHoldsTheBaseClockAtTheTdp) {
   // NVIDIA's definition of the base clock, the power model's anchor: activity 1 (the densest FP16
   // math at full rate on every SM, no DRAM traffic) at the base clock draws the TDP.
