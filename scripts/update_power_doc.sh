@@ -70,7 +70,8 @@ python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32
   "${windows[0]}" "${windows[1]}" "$(gemm $device/gemm_fp32.csv h200 fp32)" "$(gemm $device/gemm_fp16.csv h200 fp16)" \
   "$(gemm "$tmp/hold_fp32.csv" h200 fp32)" "$(gemm "$tmp/hold_fp16.csv" h200 fp16)" "$tmp/stream_predictions.csv" \
   "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" "$(printf '%s\n' "${resnet[@]}")" \
-  "$(gemm t4_cublas_fp16.csv t4 fp16)" <<'PY' |
+  "$(gemm t4_cublas_fp16.csv t4 fp16)" "$(gemm p100_pcie_torch_fp32.csv p100_pcie fp32)" \
+  "$(gemm p4_torch_fp32.csv p4 fp32)" "$(gemm l4_torch_fp32.csv l4 fp32)" "$(gemm l4_torch_fp16.csv l4 fp16)" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
@@ -80,7 +81,11 @@ sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.
         ("H200, cuBLAS SGEMM, measured here (results/device/h200; 20 timed runs each)", sys.argv[11]),
         ("H200, cuBLAS FP16 GEMM, measured here (20 timed runs each: shorter than the firmware's reaction)", sys.argv[12]),
         ("T4, cuBLAS FP16 GEMM, 100 runs back to back (NVIDIA forum 264462: \"about 24T\", power-capped at 70 W)",
-         sys.argv[19])]
+         sys.argv[19]),
+        ("P100 PCIe, PyTorch FP32 matmul (torch-performance-test-data #174)", sys.argv[20]),
+        ("P4, PyTorch FP32 matmul (#9)", sys.argv[21]),
+        ("L4, PyTorch FP32 matmul (#120)", sys.argv[22]),
+        ("L4, PyTorch FP16 matmul (#120)", sys.argv[23])]
 rows = ["| measurement | N | measured TFLOPS | predicted TFLOPS | time error | clock MHz | board W |",
         "|---|---:|---:|---:|---:|---:|---:|"]
 for title, text in sets:
