@@ -92,7 +92,8 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
         static_cast<int>(2 * (tile.m + tile.n) * 8 * 4);  // double-buffered k-slices of 8
     const std::int64_t tiles = gemm.batch * ceil_div(gemm.m, tile.m) * ceil_div(gemm.n, tile.n);
     const std::int64_t one_wave = blocks_per_wave(resources, timer.spec().sm, timer.spec().sm_count);
-    // A request times its own split (a measured grid's z; 3 happens) however short the slices.
+    // A request times its own split (a measured grid's blocks over its tiles: 3 and 99 happen) however short
+    // the slices.
     const std::int64_t first_split = request ? request->split : 1;
     const std::int64_t last_split = request ? request->split : max_split;
     for (std::int64_t split = first_split; split <= last_split; split *= 2) {
