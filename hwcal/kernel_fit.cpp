@@ -160,7 +160,7 @@ std::optional<GemmTileRequest> measured_gemm_tile(const KernelMeasurement& row) 
     if (__builtin_mul_overflow(row.b, row.m, &rows) ||
         __builtin_mul_overflow(ceil_div(rows, tile.rows), ceil_div(row.k, tile.columns), &tiles))
       return std::nullopt;  // predicting the row says what overflows
-    const std::int64_t blocks = row.grid[0] * row.grid[1] * row.grid[2];
+    const std::int64_t blocks = grid_blocks(row);
     if (tiles > 0 && blocks > tiles && blocks % tiles == 0) tile.split = blocks / tiles;
   }
   return tile;
@@ -479,8 +479,8 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
       const std::string on_tile_ms = on_tile.empty() ? "" : fmt::format("{:.6g}", timed_alone_s(on_tile, timer) * 1e3);
       csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{}\n", name, row.op, row.b,
                          row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                         csv_field(row.kernel), row.grid[0] * row.grid[1] * row.grid[2], names, blocks, clock_mhz,
-                         predict_power_w(row, timer), on_tile_ms);
+                         csv_field(row.kernel), grid_blocks(row), names, blocks, clock_mhz, predict_power_w(row, timer),
+                         on_tile_ms);
     }
   }
   return csv;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "models/base/csv_table.h"
@@ -38,28 +39,27 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     }
     measurement.device = table.text(row, device);
     measurement.kernel = table.text(row, kernel);
-    // A launch within CUDA's limits (CUDA C++ Programming Guide, "Features and Technical
-    // Specifications": grid x up to 2^31 - 1, y and z 65,535; block x and y 1,024, z 64).
-    const auto launch_dim = [&](std::size_t column, std::int64_t high) {
+    // An integer cell within [low, high], or an error naming the file, line, column and header.
+    const auto integer_in = [&](std::size_t column, std::int64_t low, std::int64_t high, const std::string& expected) {
       const std::int64_t value = table.integer(row, column);
-      if (value < 1 || value > high)
+      if (value < low || value > high)
         throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                        table.header()[column] + ": expected 1 to " + std::to_string(high) +
-                        " (CUDA's launch limit), found " + table.text(row, column));
+                        table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
       return value;
     };
+    // A launch within CUDA's limits (CUDA C++ Programming Guide, "Features and Technical
+    // Specifications": grid x up to 2^31 - 1, y and z 65,535; block x and y 1,024, z 64).
     constexpr std::array<std::int64_t, 3> kGridLimit{2147483647, 65535, 65535}, kBlockLimit{1024, 1024, 64};
+    const auto launch_dim = [&](std::size_t column, std::int64_t high) {
+      return integer_in(column, 1, high, "1 to " + std::to_string(high) + " (CUDA's launch limit)");
+    };
     for (std::size_t axis = 0; axis < 3; ++axis) {
       measurement.grid[axis] = launch_dim(grid[axis], kGridLimit[axis]);
       measurement.block[axis] = launch_dim(block[axis], kBlockLimit[axis]);
     }
     // Sizes are counts: a zero or negative one describes no kernel (N = 0 divided by zero later).
     const auto size = [&](std::size_t column) {
-      const std::int64_t value = table.integer(row, column);
-      if (value < 1)
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                        table.header()[column] + ": expected a size of at least 1, found " + table.text(row, column));
-      return value;
+      return integer_in(column, 1, std::numeric_limits<std::int64_t>::max(), "a size of at least 1");
     };
     measurement.b = size(b);
     measurement.m = size(*m);

@@ -38,6 +38,9 @@ struct KernelMeasurement {
   std::optional<double> power_w;  // the board's mean power while it ran in a loop, where observed
 };
 
+// The blocks of the row's launch (grid x * y * z; read within CUDA's limits, so no overflow).
+inline std::int64_t grid_blocks(const KernelMeasurement& row) { return row.grid[0] * row.grid[1] * row.grid[2]; }
+
 // Reads every row; UserError "FILE:LINE:COL: COLUMN: expected ..., found ..." on bad input.
 std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path);
 

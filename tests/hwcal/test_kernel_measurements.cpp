@@ -64,29 +64,34 @@ TEST(KernelMeasurements, ReadsTheNeuSightReferenceFile) {
 }
 
 TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
-  const std::string bad_latency =
-      write_csv("dse_bad_latency.csv", kHeader + "linear,fast,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
-  EXPECT_EQ(error_of(bad_latency), bad_latency + ":2:8: Latency: expected a number, found \"fast\"");
-  const std::string negative =
-      write_csv("dse_negative.csv", kHeader + "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
-  EXPECT_EQ(error_of(negative), negative + ":2:8: Latency: expected a positive number of milliseconds, found -1");
-  const std::string nan =
-      write_csv("dse_nan.csv", kHeader + "linear,nan,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4\n");
-  EXPECT_EQ(error_of(nan), nan + ":2:8: Latency: expected a number, found \"nan\"");
-  // Sizes are counts: B = -3 predicted -1.79 ms, N = 0 divided by zero (SIGFPE).
-  const std::string zero_n =
-      write_csv("dse_zero_n.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,0,4\n");
-  EXPECT_EQ(error_of(zero_n), zero_n + ":2:53: N: expected a size of at least 1, found 0");
-  const std::string negative_b =
-      write_csv("dse_negative_b.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,-3,2,3,4\n");
-  EXPECT_EQ(error_of(negative_b), negative_b + ":2:49: B: expected a size of at least 1, found -3");
-  // A launch beyond CUDA's limits (a grid y of 70,000; a 2,048-thread block) is no measurement.
-  const std::string big_grid =
-      write_csv("dse_big_grid.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,70000,1,1,1,1,cu,k,1,2,3,4\n");
-  EXPECT_EQ(error_of(big_grid), big_grid + ":2:34: Grid y: expected 1 to 65535 (CUDA's launch limit), found 70000");
-  const std::string big_block =
-      write_csv("dse_big_block.csv", kHeader + "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,2048,1,1,cu,k,1,2,3,4\n");
-  EXPECT_EQ(error_of(big_block), big_block + ":2:38: Block x: expected 1 to 1024 (CUDA's launch limit), found 2048");
+  // Each bad row (its CSV after the header) and the error it must give after the file's path.
+  struct BadRow {
+    const char* file;
+    const char* row;
+    const char* error;
+  };
+  const BadRow rows[] = {
+      {"dse_bad_latency.csv", "linear,fast,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4",
+       ":2:8: Latency: expected a number, found \"fast\""},
+      {"dse_negative.csv", "linear,-1,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4",
+       ":2:8: Latency: expected a positive number of milliseconds, found -1"},
+      {"dse_nan.csv", "linear,nan,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,3,4",
+       ":2:8: Latency: expected a number, found \"nan\""},
+      // Sizes are counts: B = -3 predicted -1.79 ms, N = 0 divided by zero (SIGFPE).
+      {"dse_zero_n.csv", "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,1,2,0,4",
+       ":2:53: N: expected a size of at least 1, found 0"},
+      {"dse_negative_b.csv", "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,1,1,1,cu,k,-3,2,3,4",
+       ":2:49: B: expected a size of at least 1, found -3"},
+      // A launch beyond CUDA's limits (a grid y of 70,000; a 2,048-thread block) is no measurement.
+      {"dse_big_grid.csv", "linear,1.0,NVIDIA L4,p,1,k,1,1,1,70000,1,1,1,1,cu,k,1,2,3,4",
+       ":2:34: Grid y: expected 1 to 65535 (CUDA's launch limit), found 70000"},
+      {"dse_big_block.csv", "linear,1.0,NVIDIA L4,p,1,k,1,1,1,1,1,2048,1,1,cu,k,1,2,3,4",
+       ":2:38: Block x: expected 1 to 1024 (CUDA's launch limit), found 2048"},
+  };
+  for (const BadRow& bad : rows) {
+    const std::string path = write_csv(bad.file, kHeader + bad.row + "\n");
+    EXPECT_EQ(error_of(path), path + bad.error);
+  }
   const std::string header_no_n =
       "OPName,Latency,Device,Torch Version,CUDNN Version,Kernel Name,Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,"
       "Block x,Block y,Block z,CUDA Version,Kernels,B,M,K\n";
