@@ -49,9 +49,13 @@ TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out
   record_window(op, window, groups);
   op.attributes["out_channels"] = out_channels;
   op.attributes["bias"] = std::int64_t{bias};
-  const std::int64_t weights = out_channels * (c / groups) * window.kernel_h * window.kernel_w;
-  add_weights(op, weights + (bias ? out_channels : 0), weights + (bias ? out_channels : 0), dtype);
-  add_gemm(op, {groups, n * ho * wo, out_channels / groups, (c / groups) * window.kernel_h * window.kernel_w});
+  const std::int64_t reduction =
+      checked_product("the reduction of a convolution", c / groups, window.kernel_h, window.kernel_w);
+  const std::int64_t params = checked_add(checked_mul(out_channels, reduction, "the weights of a convolution"),
+                                          bias ? out_channels : 0, "the parameters of an op");
+  add_weights(op, params, params, dtype);
+  add_gemm(
+      op, {groups, checked_product("the output pixels of a convolution", n, ho, wo), out_channels / groups, reduction});
   if (bias)
     checked_accumulate(op.cost.flops, checked_product("the FLOPs of a bias", n, out_channels, ho, wo),
                        "the FLOPs of an op");
@@ -66,7 +70,9 @@ TensorId conv_transpose2d(Graph& graph, std::string name, TensorId input, std::i
   if (groups < 1 || c % groups != 0 || out_channels % groups != 0)
     throw std::invalid_argument(name + ": channels not divisible by groups");
   const auto out_size = [&](std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d) {
-    return (in - 1) * s - 2 * p + d * (k - 1) + output_padding + 1;
+    const char* what = "the output size of a transposed convolution";
+    const std::int64_t grown = checked_add(checked_mul(in - 1, s, what), checked_mul(d, k - 1, what), what);
+    return checked_add(checked_add(grown, -checked_mul(2, p, what), what), output_padding + 1, what);
   };
   const auto ho = out_size(x[2], window.kernel_h, window.stride_h, window.pad_h, window.dilation_h);
   const auto wo = out_size(x[3], window.kernel_w, window.stride_w, window.pad_w, window.dilation_w);
@@ -78,10 +84,14 @@ TensorId conv_transpose2d(Graph& graph, std::string name, TensorId input, std::i
   op.attributes["out_channels"] = out_channels;
   op.attributes["bias"] = std::int64_t{bias};
   op.attributes["output_padding"] = output_padding;
-  const std::int64_t weights = c * (out_channels / groups) * window.kernel_h * window.kernel_w;
-  add_weights(op, weights + (bias ? out_channels : 0), weights + (bias ? out_channels : 0), dtype);
+  const std::int64_t patch =
+      checked_product("the patch of a transposed convolution", out_channels / groups, window.kernel_h, window.kernel_w);
+  const std::int64_t params = checked_add(checked_mul(c, patch, "the weights of a transposed convolution"),
+                                          bias ? out_channels : 0, "the parameters of an op");
+  add_weights(op, params, params, dtype);
   // Each input pixel scatters a kh x kw x (out/groups) patch: the GEMM of the input side.
-  add_gemm(op, {groups, n * x[2] * x[3], (out_channels / groups) * window.kernel_h * window.kernel_w, c / groups});
+  add_gemm(op,
+           {groups, checked_product("the input pixels of a transposed convolution", n, x[2], x[3]), patch, c / groups});
   if (bias)
     checked_accumulate(op.cost.flops, checked_product("the FLOPs of a bias", n, out_channels, ho, wo),
                        "the FLOPs of an op");
@@ -98,7 +108,8 @@ TensorId linear(Graph& graph, std::string name, TensorId input, std::int64_t out
   Op op = start(graph, std::move(name), OpKind::matmul, {input});
   op.attributes["out_features"] = out_features;
   op.attributes["bias"] = std::int64_t{bias};
-  const std::int64_t params = k * out_features + (bias ? out_features : 0);
+  const std::int64_t params = checked_add(checked_mul(k, out_features, "the weights of a linear layer"),
+                                          bias ? out_features : 0, "the parameters of an op");
   add_weights(op, params, params, dtype);
   add_gemm(op, {1, element_count(x) / k, out_features, k});
   if (bias) checked_accumulate(op.cost.flops, element_count(out), "the FLOPs of an op");

@@ -17,10 +17,12 @@ std::int64_t normalize_axis(std::int64_t axis, std::size_t rank, const std::stri
 
 std::int64_t window_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
                                 std::int64_t dilation, Window::Rounding rounding) {
-  const std::int64_t span = dilation * (kernel - 1) + 1;
-  if (stride < 1 || in + 2 * pad < span) return 0;
-  if (rounding == Window::Rounding::floor) return (in + 2 * pad - span) / stride + 1;
-  std::int64_t out = (in + 2 * pad - span + stride - 1) / stride + 1;
+  const char* what = "the window of a convolution or pooling";
+  const std::int64_t span = checked_add(checked_mul(dilation, kernel - 1, what), 1, what);
+  const std::int64_t padded = checked_add(in, checked_mul(2, pad, what), what);
+  if (stride < 1 || padded < span) return 0;
+  if (rounding == Window::Rounding::floor) return (padded - span) / stride + 1;
+  std::int64_t out = checked_add(padded - span, stride - 1, what) / stride + 1;
   // PyTorch: the last window must start inside the input or the left padding.
   if (rounding == Window::Rounding::ceil && (out - 1) * stride >= in + pad) --out;
   return out;

@@ -37,6 +37,23 @@ TEST(CheckedCount, TensorsAndGemmsTooLargeToCount) {
   EXPECT_THROW(ops::matmul(g, "scores", a, b), CountOverflow);
 }
 
+// A layer whose weights alone pass 64 bits (a fuzzed calibration row reached linear's K x N).
+TEST(CheckedCount, WeightsTooLargeToCount) {
+  Graph g("wide");
+  const auto x = g.add_input("x", {1, std::int64_t{1} << 40}, DType::fp16);
+  EXPECT_THROW(ops::linear(g, "fc", x, std::int64_t{1} << 30), CountOverflow);  // 2^70 weights
+  EXPECT_NO_THROW(ops::linear(g, "fc_fits", x, 1024));
+  const auto image = g.add_input("image", {1, std::int64_t{1} << 20, 8, 8}, DType::fp16);
+  Window window;
+  window.kernel_h = window.kernel_w = 3;
+  window.pad_h = window.pad_w = 1;
+  EXPECT_THROW(ops::conv2d(g, "conv", image, std::int64_t{1} << 40, window), CountOverflow);
+  EXPECT_THROW(ops::conv_transpose2d(g, "deconv", image, std::int64_t{1} << 40, window), CountOverflow);
+  Window huge = window;
+  huge.dilation_h = std::int64_t{1} << 62;  // its span passes 64 bits
+  EXPECT_THROW(ops::conv2d(g, "dilated", image, 8, huge), CountOverflow);
+}
+
 TEST(CheckedCount, SimulatedTimesRefuseToWrap) {
   EXPECT_EQ(checked_ps(1.5, "t"), 2);
   EXPECT_THROW((void)checked_ps(1e19, "a kernel's duration"), CountOverflow);  // 1e19 ps: 116 days
