@@ -479,8 +479,8 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
       const std::string on_tile_ms = on_tile.empty() ? "" : fmt::format("{:.6g}", timed_alone_s(on_tile, timer) * 1e3);
       csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{}\n", name, row.op, row.b,
                          row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                         csv_field(row.kernel), grid_blocks(row), names, blocks, clock_mhz, predict_power_w(row, timer),
-                         on_tile_ms);
+                         csv_field(row.kernel), grid_blocks(row) > 0 ? std::to_string(grid_blocks(row)) : "", names,
+                         blocks, clock_mhz, predict_power_w(row, timer), on_tile_ms);
     }
   }
   return csv;

@@ -12,17 +12,25 @@ namespace dse {
 
 std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path) {
   const CsvTable table = CsvTable::read(path);
-  const auto op = table.column("OPName"), latency = table.column("Latency"), device = table.column("Device"),
-             kernel = table.column("Kernel Name");
-  const std::array<std::size_t, 3> grid{table.column("Grid x"), table.column("Grid y"), table.column("Grid z")};
-  const std::array<std::size_t, 3> block{table.column("Block x"), table.column("Block y"), table.column("Block z")};
-  // Shapes: GEMM files carry B, M, N, K; layer-norm and softmax files B and H (a row length).
+  const auto op = table.column("OPName"), latency = table.column("Latency"), device = table.column("Device");
   const auto optional_column = [&table](const std::string& name) -> std::optional<std::size_t> {
     const auto& header = table.header();
     const auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? std::nullopt
                               : std::optional<std::size_t>(static_cast<std::size_t>(it - header.begin()));
   };
+  // The launch (kernel name, grid, block): NeuSight's kernel files record it; ops timed inside a
+  // model's trace (its per-op labels, tests/data/neusight/model_ops) do not, and then every launch
+  // column is absent. A file with some of them names the first one it lacks.
+  const bool has_launch = optional_column("Kernel Name") || optional_column("Grid x") || optional_column("Block x");
+  std::size_t kernel = 0;
+  std::array<std::size_t, 3> grid{}, block{};
+  if (has_launch) {
+    kernel = table.column("Kernel Name");
+    grid = {table.column("Grid x"), table.column("Grid y"), table.column("Grid z")};
+    block = {table.column("Block x"), table.column("Block y"), table.column("Block z")};
+  }
+  // Shapes: GEMM files carry B, M, N, K; layer-norm and softmax files B and H (a row length).
   const auto b = table.column("B");
   const auto m = optional_column("M") ? optional_column("M") : optional_column("H");
   if (!m) table.column("M");  // the error names the missing column
@@ -38,7 +46,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
                       ": Latency: expected a positive number of milliseconds, found " + table.text(row, latency));
     }
     measurement.device = table.text(row, device);
-    measurement.kernel = table.text(row, kernel);
+    if (has_launch) measurement.kernel = table.text(row, kernel);
     // An integer cell within [low, high], or an error naming the file, line, column and header.
     const auto integer_in = [&](std::size_t column, std::int64_t low, std::int64_t high, const std::string& expected) {
       const std::int64_t value = table.integer(row, column);
@@ -53,7 +61,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     const auto launch_dim = [&](std::size_t column, std::int64_t high) {
       return integer_in(column, 1, high, "1 to " + std::to_string(high) + " (CUDA's launch limit)");
     };
-    for (std::size_t axis = 0; axis < 3; ++axis) {
+    for (std::size_t axis = 0; axis < 3 && has_launch; ++axis) {
       measurement.grid[axis] = launch_dim(grid[axis], kGridLimit[axis]);
       measurement.block[axis] = launch_dim(block[axis], kBlockLimit[axis]);
     }

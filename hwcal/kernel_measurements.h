@@ -24,8 +24,8 @@ struct KernelMeasurement {
   std::string op;                      // OPName: linear, bmm, ln, softmax, add, addu, relu, ...; conv2d, reduce, launch
   double latency_ms = 0;               // Latency
   std::string device;                  // Device: "NVIDIA L4", "Tesla P4", ...
-  std::string kernel;                  // Kernel Name
-  std::array<std::int64_t, 3> grid{};  // Grid x, y, z
+  std::string kernel;                  // Kernel Name ("" where the file records no launch)
+  std::array<std::int64_t, 3> grid{};  // Grid x, y, z (0 where the file records no launch)
   std::array<std::int64_t, 3> block{};      // Block x, y, z
   std::int64_t b = 0, m = 0, n = 0, k = 0;  // op shape (layer norm, softmax: B rows of H = m)
   std::string file;                         // where the row is: its file and line
@@ -38,7 +38,8 @@ struct KernelMeasurement {
   std::optional<double> power_w;  // the board's mean power while it ran in a loop, where observed
 };
 
-// The blocks of the row's launch (grid x * y * z; read within CUDA's limits, so no overflow).
+// The blocks of the row's launch (grid x * y * z; read within CUDA's limits, so no overflow); 0
+// where the file records no launch.
 inline std::int64_t grid_blocks(const KernelMeasurement& row) { return row.grid[0] * row.grid[1] * row.grid[2]; }
 
 // Reads every row; UserError "FILE:LINE:COL: COLUMN: expected ..., found ..." on bad input.

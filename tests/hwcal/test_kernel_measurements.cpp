@@ -63,6 +63,27 @@ TEST(KernelMeasurements, ReadsTheNeuSightReferenceFile) {
   EXPECT_EQ(rows[0].line, 2);
 }
 
+// Ops timed inside a model's trace (NeuSight's per-op labels) record no launch: no kernel name,
+// grid or block columns at all. A file with only some of them is refused, naming what it lacks.
+TEST(KernelMeasurements, ReadsOpsTimedWithoutTheirLaunch) {
+  const std::string path = std::string(DSE_REFERENCE_DIR) + "/neusight/model_ops/nvidia_h100_80gb_hbm3_gemm.csv";
+  const auto rows = read_kernel_measurements(path);
+  ASSERT_EQ(rows.size(), 150u);  // wc -l minus the header
+  // bert_large-inf-512-16's query projection: 16 x 512 tokens of 1,024 features onto 1,024.
+  EXPECT_EQ(rows[0].op, "linear");
+  EXPECT_EQ(rows[0].device, "NVIDIA H100 80GB HBM3");
+  EXPECT_NEAR(rows[0].latency_ms, 0.36976, 1e-9);
+  EXPECT_EQ((std::array<std::int64_t, 4>{rows[0].b, rows[0].m, rows[0].n, rows[0].k}),
+            (std::array<std::int64_t, 4>{1, 8192, 1024, 1024}));
+  EXPECT_EQ(rows[0].kernel, "");
+  EXPECT_EQ(grid_blocks(rows[0]), 0);
+  const std::string partial = write_csv("dse_partial_launch.csv",
+                                        "OPName,Latency,Device,Grid x,B,M,N,K\n"
+                                        "linear,1.0,NVIDIA L4,4,1,2,3,4\n");
+  EXPECT_NE(error_of(partial).find(":1:1: header: expected a column 'Kernel Name'"), std::string::npos)
+      << error_of(partial);
+}
+
 TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
   // Each bad row (its CSV after the header) and the error it must give after the file's path.
   struct BadRow {
