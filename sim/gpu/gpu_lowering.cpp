@@ -122,6 +122,8 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
       // workspace and the last reads them back.
       const double outputs = static_cast<double>(gemm.batch * gemm.m * gemm.n);
       kernel.dram_bytes = operand_bytes + extra_bytes + 8.0 * static_cast<double>(split - 1) * outputs;
+      // What the blocks write after their main loops: C, and each slice but the last its fp32 partial.
+      kernel.store_bytes = (element_bytes + 4.0 * static_cast<double>(split - 1)) * outputs;
       kernel.compute_type = type;
       kernel.matrix = true;
       const double seconds = timer.time(kernel).seconds;

@@ -139,6 +139,7 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.sm.warp_schedulers = sm.param<int>("warp_schedulers").in_range(1, 16).required();
   spec.fp32_lanes_shared_with_int32 = root.param<int>("fp32_lanes_shared_with_int32").in_range(0, 1024).with_default(0);
   spec.simt_gemm_efficiency = root.param<double>("simt_gemm_efficiency").in_range(0.05, 1).optional();
+  spec.simt_gemm_exposed_store_share = root.param<double>("simt_gemm_exposed_store_share").in_range(0, 1).optional();
   spec.simt_tensor_energy_ratio = root.param<double>("simt_tensor_energy_ratio").in_range(0.1, 100).optional();
   spec.tensor_energy_scale = root.param<double>("tensor_energy_scale").in_range(0.2, 5).with_default(1.0);
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,

@@ -103,6 +103,10 @@ struct GpuSpec {
   // TDP at the base clock; more where a measured tensor-core GEMM holds a lower clock at the TDP).
   // Each spec that sets them cites the measurement.
   std::optional<double> simt_gemm_efficiency;
+  // The share of a SIMT GEMM block's C-tile store that no other work hides: the block stores its
+  // tile after its main loop and the SM's next block does not start its loop meanwhile (0 where
+  // absent: the store overlaps the other blocks' loops).
+  std::optional<double> simt_gemm_exposed_store_share;
   std::optional<double> simt_tensor_energy_ratio;
   double tensor_energy_scale = 1;
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.

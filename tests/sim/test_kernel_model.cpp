@@ -322,6 +322,36 @@ TEST(Lowering, RowKernelsRereadFromL1ThenL2) {
   EXPECT_DOUBLE_EQ(p100.dram_bytes, once + missing_l1 * (1 - l2_hit));
 }
 
+// Hopper's SIMT GEMM blocks store their C tile after their main loop with nothing hiding it
+// (GpuSpec::simt_gemm_exposed_store_share): a compute-bound SGEMM takes its store's time at the
+// stream rate on top. Elsewhere, and on tensor cores, the store overlaps other blocks' loops.
+TEST(KernelTimer, HoppersSimtGemmBlocksStoreAfterTheirLoop) {
+  const GpuSpec h200 = spec("h200");
+  ASSERT_EQ(h200.simt_gemm_exposed_store_share, 1.0);
+  GpuSpec overlapped = h200;
+  overlapped.simt_gemm_exposed_store_share.reset();
+  Kernel gemm = sgemm(256, 128);
+  gemm.matrix = true;
+  gemm.blocks = 132 * 2 * 10;                                            // ten full waves of two blocks per SM
+  gemm.flops = 2.0 * 128 * 128 * 64 * static_cast<double>(gemm.blocks);  // 128 x 128 tiles reducing over 64
+  gemm.store_bytes = 4.0 * 128 * 128 * static_cast<double>(gemm.blocks);
+  gemm.dram_bytes = gemm.store_bytes + 2 * 4.0 * 128 * 64 * static_cast<double>(gemm.blocks);
+  const double stream = h200.dram_bandwidth_gbps * 1e9 * *h200.dram_stream_share;
+  const KernelTimer hopper(h200, KernelCalibration{}), overlapping(overlapped, KernelCalibration{});
+  ASSERT_EQ(overlapping.time_at(gemm, 1980).bound, "compute");
+  EXPECT_NEAR(hopper.time_at(gemm, 1980).seconds - overlapping.time_at(gemm, 1980).seconds, gemm.store_bytes / stream,
+              1e-3 * gemm.store_bytes / stream);
+  Kernel tensor = gemm;
+  tensor.compute_type = "fp16";
+  EXPECT_DOUBLE_EQ(hopper.time_at(tensor, 1980).seconds, overlapping.time_at(tensor, 1980).seconds);
+  const GpuSpec a100 = spec("a100_pcie_40gb");
+  EXPECT_FALSE(a100.simt_gemm_exposed_store_share.has_value());
+  Kernel unstored = gemm;
+  unstored.store_bytes = 0;
+  const KernelTimer ampere(a100, KernelCalibration{});
+  EXPECT_DOUBLE_EQ(ampere.time_at(gemm, 1410).seconds, ampere.time_at(unstored, 1410).seconds);
+}
+
 TEST(KernelTimer, L2HitsTakeTimeAtTheirPerSmRate) {
   // One wave of memory-only blocks: the L2's bytes arrive at l2_reread_bytes_per_clock per SM per
   // clock (the vector kernels' clock), beside the DRAM's.
