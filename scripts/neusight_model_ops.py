@@ -4,14 +4,19 @@ its models (scripts/asplos/label/<GPU>/<model>-<mode>-<seq>-<batch>.csv: one row
 with its input shapes and forward latency in ms) as dse kernel-measurement CSVs
 (tests/data/neusight/model_ops, read by `dse validate kernels`).
 
-    scripts/neusight_model_ops.py NEUSIGHT_REPO_DIR OUT_DIR
+    scripts/neusight_model_ops.py NEUSIGHT_REPO_DIR OUT_DIR [E2E_LABELS.csv]
 
 NEUSIGHT_REPO_DIR is a checkout of github.com/trsharm25/NeuSight (commit db1fdc9 for the files in
 the repository). Per GPU it writes <gpu>_gemm.csv (OPName, Latency, Device, Model, Node, B, M, N, K
 in NeuSight's convention: linear is [B*M, N] x [N, K], bmm [B, M, N] x [B, N, K]) and
 <gpu>_rows.csv (B rows of H elements). A training file's forward latency (fw_latency) is a forward
 pass like an inference file's. Only the standard library: the fx node's shapes are Python literals.
+
+It also writes e2e_labels.csv: each trace's whole-model latency (the <model>.json beside it: layers,
+e2e, forward and backward ms), in the format of tests/data/neusight/e2e_labels.csv, for the GPUs that
+file (E2E_LABELS.csv, when given) has no rows for.
 """
+import json
 import ast
 import csv
 import os
@@ -70,15 +75,25 @@ def op_of(row):
     return None
 
 
-def main(repo, out_dir):
+def main(repo, out_dir, e2e_labels=None):
     label_root = os.path.join(repo, "scripts", "asplos", "label")
     os.makedirs(out_dir, exist_ok=True)
+    known = set()
+    if e2e_labels:
+        with open(e2e_labels, newline="") as f:
+            known = {row[0] for row in csv.reader(f)}
+    e2e = []
     for gpu in sorted(os.listdir(label_root)):
         if gpu.startswith("AMD"):
             continue  # dse has no AMD specs
         device = gpu.replace("_", " ")  # the label folders are torch.cuda.get_device_name() with _ for spaces
         gemm, rows = [], []
         folder = os.path.join(label_root, gpu)
+        for name in sorted(os.listdir(folder)) if gpu not in known else []:
+            if name.endswith(".json") and os.path.getsize(os.path.join(folder, name)) > 0:
+                with open(os.path.join(folder, name)) as f:
+                    j = json.load(f)
+                e2e.append([gpu, name[:-5], j["num_layer"], j["e2e_latency"], j["fw_latency"], j["bwall_latency"]])
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
             if not name.endswith(".csv") or os.path.getsize(path) == 0:
@@ -106,9 +121,15 @@ def main(repo, out_dir):
                 writer.writerow(header)
                 writer.writerows(lines)
             print(f"{slug}_{suffix}.csv: {len(lines)} rows", file=sys.stderr)
+    with open(os.path.join(out_dir, "e2e_labels.csv"), "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["device", "config(model-mode-seq-batch[-parallelism])", "num_layer", "e2e_latency_ms",
+                         "fw_latency_ms", "bwall_latency_ms"])
+        writer.writerows(e2e)
+    print(f"e2e_labels.csv: {len(e2e)} rows", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])

@@ -140,3 +140,19 @@ for dev in sorted(devices, key=lambda d: (d in names.values(), d)):
     rows.append(f"| {dev}{'' if dev in names.values() else ' (in no fit)'} | " + " | ".join(cells) + " |")
 print("\n".join(rows))
 PY
+# The same traces' whole-model latencies on the two GPUs no fit has seen (model_ops/e2e_labels.csv).
+e2e_unseen=$("$dse" validate e2e "$ref"/model_ops/e2e_labels.csv --json -q)
+python3 - "$e2e_unseen" <<'PY' | python3 scripts/replace_doc_section.py docs/validation.md model_ops_e2e
+import json, statistics, sys
+d = json.loads(sys.argv[1])
+groups = {}
+for r in d["rows"]:
+    mode = "training (forward pass)" if r["measured"] == "fw_latency_ms" else "inference"
+    groups.setdefault((r["gpu"], mode), []).append(r["error_pct"])
+rows = ["| GPU | rows | MAPE % | mean error % | range % |", "|---|---:|---:|---:|---:|"]
+for (gpu, mode), errors in sorted(groups.items()):
+    rows.append(f"| {gpu}, {mode} | {len(errors)} | {statistics.mean(abs(e) for e in errors):.1f} | "
+                f"{statistics.mean(errors):+.1f} | {min(errors):+.1f} to {max(errors):+.1f} |")
+print("\n".join(rows))
+print(f"\n{len(d['skipped'])} rows skipped (runs across four GPUs: data, tensor or pipeline parallel).")
+PY
