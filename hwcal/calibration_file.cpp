@@ -49,6 +49,21 @@ KernelMeasurement read_op(const ConfigNode& node, const std::string& path, const
   m.dtype = *parsed;
   for (auto [key, field] : {std::pair{"b", &m.b}, {"m", &m.m}, {"n", &m.n}, {"k", &m.k}})
     *field = node.param<std::int64_t>(key).in_range(0, std::int64_t{1} << 40).with_default(0);
+  // The sizes the op is built from are counts of at least 1 (a launch row has none; a GEMM all four;
+  // a convolution its batch, the rest in `conv`; the others B rows of M).
+  const bool gemm = m.op == "linear" || m.op == "bmm";
+  const std::vector<std::pair<const char*, std::int64_t>> needed =
+      m.op == "launch" ? std::vector<std::pair<const char*, std::int64_t>>{}
+      : gemm ? std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}, {"m", m.m}, {"n", m.n}, {"k", m.k}}
+      : m.op == "conv2d" ? std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}}
+                         : std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}, {"m", m.m}};
+  for (const auto& [key, value] : needed)
+    if (value < 1) {
+      const std::string message = std::string("expected a size of at least 1 for a ") + m.op + " op's " + key +
+                                  ", found " + std::to_string(value);
+      if (const ConfigNode* cell = node.find(key)) cell->fail(message);
+      node.fail(message);
+    }
   if (const ConfigNode* conv = node.find("conv")) {
     const auto items = conv->items();
     if (items.size() != 9) conv->fail("expected [channels, height, width, out, r, s, stride, pad, groups]");

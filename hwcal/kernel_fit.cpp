@@ -131,6 +131,8 @@ Graph measured_op_graph(const KernelMeasurement& row) {
     return build_measured_op_graph(row);
   } catch (const CountOverflow& e) {
     throw UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
+  } catch (const std::invalid_argument& e) {  // a shape no op of that kind has (ops::linear of K = 0)
+    throw UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
   }
 }
 

@@ -103,6 +103,9 @@ TensorId linear(Graph& graph, std::string name, TensorId input, std::int64_t out
   if (x.empty()) throw std::invalid_argument(name + ": linear of a scalar");
   const DType dtype = graph.tensor(input).dtype;
   const auto k = x.back();
+  if (k < 1 || out_features < 1)
+    throw std::invalid_argument(name + ": linear of " + std::to_string(k) + " input features onto " +
+                                std::to_string(out_features) + " (expected at least 1 each)");
   Shape out = x;
   out.back() = out_features;
   Op op = start(graph, std::move(name), OpKind::matmul, {input});

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -279,6 +280,39 @@ TEST(CalibrationSession, TheFitRecoversTheSimulatedGpusParametersAndStaysPhysica
   EXPECT_NEAR(reread.parameters.gemm_efficiency, out.file.parameters.gemm_efficiency, 1e-5);
   EXPECT_EQ(reread.session->gpu, "a100_sxm4_40gb");
   fs::remove_all(dir);
+}
+
+// A session row whose op cannot be built from its sizes (a fuzzed linear of N = 0 divided by zero)
+// is refused where the file is read, naming the key.
+TEST(CalibrationFile, RowSizesAreCountsForTheirOp) {
+  const std::string path = ::testing::TempDir() + "/dse_zero_size_calibration.yaml";
+  const auto write = [&](const std::string& row) {
+    std::ofstream(path)
+        << "calibration: kernel_timer\nfitted_on: [t4]\nsource: test\nparameters: {gemm_efficiency: 0.9}\n"
+           "session:\n  gpu: t4\n  device: T4\n  driver: \"\"\n  cuda: \"\"\n  backend: simulated\n"
+           "  date_utc: 2026-12-03T22:58:04Z\n  rows:\n    - "
+        << row << "\n  pairs: []\n  failed: []\n";
+    return path;
+  };
+  const auto error_of = [](const std::string& file) -> std::string {
+    try {
+      (void)read_calibration_file(file);
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of(write("{op: linear, b: 1, m: 256, n: 0, k: 0, latency_ms: 0.004, count: 1}"))
+                .find("session.rows[0].n: expected a size of at least 1 for a linear op's n, found 0"),
+            std::string::npos)
+      << error_of(path);
+  EXPECT_NE(error_of(write("{op: softmax, b: 0, m: 64, latency_ms: 0.004, count: 1}"))
+                .find("session.rows[0].b: expected a size of at least 1 for a softmax op's b, found 0"),
+            std::string::npos)
+      << error_of(path);
+  // A launch row has no sizes; a softmax needs none beyond B rows of M.
+  EXPECT_EQ(error_of(write("{op: launch, b: 0, m: 0, n: 0, k: 0, latency_ms: 0.004, count: 1}")), "(no error)");
+  EXPECT_EQ(error_of(write("{op: softmax, b: 8, m: 64, latency_ms: 0.004, count: 1}")), "(no error)");
 }
 
 }  // namespace dse
