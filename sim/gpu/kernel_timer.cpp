@@ -92,10 +92,11 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
   // A SIMT GEMM on an architecture whose blocks store their C tile after their main loop with
   // nothing else running (GpuSpec::simt_gemm_exposed_store_share): that share of the store adds to
   // the wave's compute time, at the DRAM's stream rate.
-  const double exposed_store_bytes = kernel.matrix && !on_tensor_cores(kernel)
-                                         ? spec_.simt_gemm_exposed_store_share.value_or(0.0) * kernel.store_bytes /
-                                               static_cast<double>(std::max<std::int64_t>(1, kernel.blocks))
-                                         : 0.0;
+  const double block_exposed_store_bytes = kernel.matrix && !on_tensor_cores(kernel)
+                                               ? spec_.simt_gemm_exposed_store_share.value_or(0.0) *
+                                                     kernel.store_bytes /
+                                                     static_cast<double>(std::max<std::int64_t>(1, kernel.blocks))
+                                               : 0.0;
   const double l2_bandwidth = calibration_.l2_reread_bytes_per_clock * spec_.sm_count * clock_mhz * 1e6;
   const double block_l2_seconds =
       kernel.l2_hit_bytes / l2_bandwidth / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
@@ -110,7 +111,7 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
         std::min(1.0, warps / (spec_.sm.warp_schedulers * calibration_.saturating_warps_per_scheduler));
     const double block_overhead_s = kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
     const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s) +
-                           static_cast<double>(blocks) * exposed_store_bytes / bandwidth;
+                           static_cast<double>(blocks) * block_exposed_store_bytes / bandwidth;
     const double memory = static_cast<double>(blocks) * (block_bytes / bandwidth + block_l2_seconds);
     compute_total += compute;
     memory_total += memory;
