@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "sim/config/config_loader.h"
 #include "sim/gpu/kernel_calibration_io.h"
 
@@ -47,23 +49,22 @@ KernelMeasurement read_op(const ConfigNode& node, const std::string& path, const
   const auto parsed = parse_dtype(dtype);
   if (!parsed) node.find("dtype")->fail("expected a dtype (fp32, fp16, bf16), found \"" + dtype + "\"");
   m.dtype = *parsed;
-  for (auto [key, field] : {std::pair{"b", &m.b}, {"m", &m.m}, {"n", &m.n}, {"k", &m.k}})
+  const std::array<std::pair<const char*, std::int64_t*>, 4> sizes{
+      {{"b", &m.b}, {"m", &m.m}, {"n", &m.n}, {"k", &m.k}}};
+  for (auto [key, field] : sizes)
     *field = node.param<std::int64_t>(key).in_range(0, std::int64_t{1} << 40).with_default(0);
-  // The sizes the op is built from are counts of at least 1 (a launch row has none; a GEMM all four;
-  // a convolution its batch, the rest in `conv`; the others B rows of M).
-  const bool gemm = m.op == "linear" || m.op == "bmm";
-  const std::vector<std::pair<const char*, std::int64_t>> needed =
-      m.op == "launch" ? std::vector<std::pair<const char*, std::int64_t>>{}
-      : gemm ? std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}, {"m", m.m}, {"n", m.n}, {"k", m.k}}
-      : m.op == "conv2d" ? std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}}
-                         : std::vector<std::pair<const char*, std::int64_t>>{{"b", m.b}, {"m", m.m}};
-  for (const auto& [key, value] : needed)
-    if (value < 1) {
-      const std::string message = std::string("expected a size of at least 1 for a ") + m.op + " op's " + key +
-                                  ", found " + std::to_string(value);
-      if (const ConfigNode* cell = node.find(key)) cell->fail(message);
-      node.fail(message);
-    }
+  // The sizes the op is built from, the first `needed` of b, m, n, k, are counts of at least 1: a
+  // launch row has none, a GEMM all four, a convolution its batch (the rest is in `conv`), the
+  // others B rows of M.
+  const std::size_t needed = m.op == "launch" ? 0 : m.op == "linear" || m.op == "bmm" ? 4 : m.op == "conv2d" ? 1 : 2;
+  for (std::size_t i = 0; i < needed; ++i) {
+    const auto [key, field] = sizes[i];
+    if (*field >= 1) continue;
+    const std::string message = std::string("expected a size of at least 1 for a ") + m.op + " op's " + key +
+                                ", found " + std::to_string(*field);
+    if (const ConfigNode* cell = node.find(key)) cell->fail(message);
+    node.fail(message);
+  }
   if (const ConfigNode* conv = node.find("conv")) {
     const auto items = conv->items();
     if (items.size() != 9) conv->fail("expected [channels, height, width, out, r, s, stride, pad, groups]");

@@ -127,12 +127,15 @@ Graph build_measured_op_graph(const KernelMeasurement& row) {
 }  // namespace
 
 Graph measured_op_graph(const KernelMeasurement& row) {
+  const auto in_row = [&row](const std::exception& e) {
+    return UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
+  };
   try {
     return build_measured_op_graph(row);
   } catch (const CountOverflow& e) {
-    throw UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
+    throw in_row(e);
   } catch (const std::invalid_argument& e) {  // a shape no op of that kind has (ops::linear of K = 0)
-    throw UserError(row.file + ":" + std::to_string(row.line) + ": " + row.op + " row: " + e.what());
+    throw in_row(e);
   }
 }
 

@@ -61,10 +61,11 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     const auto launch_dim = [&](std::size_t column, std::int64_t high) {
       return integer_in(column, 1, high, "1 to " + std::to_string(high) + " (CUDA's launch limit)");
     };
-    for (std::size_t axis = 0; axis < 3 && has_launch; ++axis) {
-      measurement.grid[axis] = launch_dim(grid[axis], kGridLimit[axis]);
-      measurement.block[axis] = launch_dim(block[axis], kBlockLimit[axis]);
-    }
+    if (has_launch)
+      for (std::size_t axis = 0; axis < 3; ++axis) {
+        measurement.grid[axis] = launch_dim(grid[axis], kGridLimit[axis]);
+        measurement.block[axis] = launch_dim(block[axis], kBlockLimit[axis]);
+      }
     // Sizes are counts: a zero or negative one describes no kernel (N = 0 divided by zero later).
     const auto size = [&](std::size_t column) {
       return integer_in(column, 1, std::numeric_limits<std::int64_t>::max(), "a size of at least 1");

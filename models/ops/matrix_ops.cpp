@@ -26,6 +26,14 @@ void add_gemm(Op& op, GemmView gemm) {
   checked_accumulate(op.cost.flops, checked_mul(2, gemm.macs(), "the FLOPs of an op"), "the FLOPs of an op");
 }
 
+// Adds a layer's trainable weights: `inputs` x `outputs` (checked, `what` names the product) and a
+// bias of `outputs` when it has one.
+void add_layer_weights(Op& op, std::int64_t inputs, std::int64_t outputs, bool bias, const char* what, DType dtype) {
+  const std::int64_t params =
+      checked_add(checked_mul(inputs, outputs, what), bias ? outputs : 0, "the parameters of an op");
+  add_weights(op, params, params, dtype);
+}
+
 }  // namespace
 
 TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out_channels, const Window& window,
@@ -51,9 +59,7 @@ TensorId conv2d(Graph& graph, std::string name, TensorId input, std::int64_t out
   op.attributes["bias"] = std::int64_t{bias};
   const std::int64_t reduction =
       checked_product("the reduction of a convolution", c / groups, window.kernel_h, window.kernel_w);
-  const std::int64_t params = checked_add(checked_mul(out_channels, reduction, "the weights of a convolution"),
-                                          bias ? out_channels : 0, "the parameters of an op");
-  add_weights(op, params, params, dtype);
+  add_layer_weights(op, reduction, out_channels, bias, "the weights of a convolution", dtype);
   add_gemm(
       op, {groups, checked_product("the output pixels of a convolution", n, ho, wo), out_channels / groups, reduction});
   if (bias)
@@ -86,9 +92,8 @@ TensorId conv_transpose2d(Graph& graph, std::string name, TensorId input, std::i
   op.attributes["output_padding"] = output_padding;
   const std::int64_t patch =
       checked_product("the patch of a transposed convolution", out_channels / groups, window.kernel_h, window.kernel_w);
-  const std::int64_t params = checked_add(checked_mul(c, patch, "the weights of a transposed convolution"),
-                                          bias ? out_channels : 0, "the parameters of an op");
-  add_weights(op, params, params, dtype);
+  add_layer_weights(op, c, patch, false, "the weights of a transposed convolution", dtype);
+  if (bias) add_weights(op, out_channels, out_channels, dtype);
   // Each input pixel scatters a kh x kw x (out/groups) patch: the GEMM of the input side.
   add_gemm(op,
            {groups, checked_product("the input pixels of a transposed convolution", n, x[2], x[3]), patch, c / groups});
@@ -111,9 +116,7 @@ TensorId linear(Graph& graph, std::string name, TensorId input, std::int64_t out
   Op op = start(graph, std::move(name), OpKind::matmul, {input});
   op.attributes["out_features"] = out_features;
   op.attributes["bias"] = std::int64_t{bias};
-  const std::int64_t params = checked_add(checked_mul(k, out_features, "the weights of a linear layer"),
-                                          bias ? out_features : 0, "the parameters of an op");
-  add_weights(op, params, params, dtype);
+  add_layer_weights(op, k, out_features, bias, "the weights of a linear layer", dtype);
   add_gemm(op, {1, element_count(x) / k, out_features, k});
   if (bias) checked_accumulate(op.cost.flops, element_count(out), "the FLOPs of an op");
   return finish(graph, std::move(op), out, dtype);

@@ -19,8 +19,8 @@ struct Kernel {
   double l2_hit_bytes = 0;  // further reads the L2 serves (re-reads that miss L1 but hit L2)
   std::string compute_type = "fp32";
   bool matrix = false;  // runs on tensor cores when the type has them
-  double store_bytes =
-      0;  // of dram_bytes, what a GEMM's blocks write after their main loop (C tiles, split-K partials)
+  // Of dram_bytes, what a GEMM's blocks write after their main loops (C tiles, split-K partials).
+  double store_bytes = 0;
 };
 
 // How many blocks of `kernel` fit on one SM at once, and by what limit.

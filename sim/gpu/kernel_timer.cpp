@@ -87,19 +87,18 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
   const double efficiency = kernel.matrix ? calibration_.gemm_efficiency * simt_gemm : calibration_.vector_efficiency;
   const double sm_rate = per_clock * clock_mhz * 1e6 * efficiency;  // FLOP/s of one busy SM
   const double bandwidth = dram_bytes_per_s();
-  const double block_flops = kernel.flops / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
-  const double block_bytes = kernel.dram_bytes / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const double block_count = static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const double block_flops = kernel.flops / block_count;
+  const double block_bytes = kernel.dram_bytes / block_count;
   // A SIMT GEMM on an architecture whose blocks store their C tile after their main loop with
   // nothing else running (GpuSpec::simt_gemm_exposed_store_share): that share of the store adds to
   // the wave's compute time, at the DRAM's stream rate.
-  const double block_exposed_store_bytes = kernel.matrix && !on_tensor_cores(kernel)
-                                               ? spec_.simt_gemm_exposed_store_share.value_or(0.0) *
-                                                     kernel.store_bytes /
-                                                     static_cast<double>(std::max<std::int64_t>(1, kernel.blocks))
-                                               : 0.0;
+  const double block_exposed_store_bytes =
+      kernel.matrix && !on_tensor_cores(kernel)
+          ? spec_.simt_gemm_exposed_store_share.value_or(0.0) * kernel.store_bytes / block_count
+          : 0.0;
   const double l2_bandwidth = calibration_.l2_reread_bytes_per_clock * spec_.sm_count * clock_mhz * 1e6;
-  const double block_l2_seconds =
-      kernel.l2_hit_bytes / l2_bandwidth / static_cast<double>(std::max<std::int64_t>(1, kernel.blocks));
+  const double block_l2_seconds = kernel.l2_hit_bytes / l2_bandwidth / block_count;
   const int warps_per_block = (kernel.threads_per_block + 31) / 32;
 
   // One wave with `blocks` blocks spread over the SMs.
