@@ -109,11 +109,20 @@ PY
 # NeuSight's per-op labels: each linear, bmm, layer norm and softmax node of its models' traces on
 # eight NVIDIA GPUs, two of them (the H100 SXM and the A100 80GB PCIe) in no fit
 # (tests/data/neusight/model_ops, scripts/neusight_model_ops.py).
-ops=$("$dse" validate kernels "$ref"/model_ops/*.csv --json -q)
-python3 - "$ops" "$ref" <<'PY' | python3 scripts/replace_doc_section.py docs/validation.md model_ops
-import csv, glob, json, statistics, sys
+ops=$("$dse" validate kernels "$ref"/model_ops/*_gemm.csv "$ref"/model_ops/*_rows.csv --json -q)
+python3 - "$ops" "$ref" "$json" <<'PY' | python3 scripts/replace_doc_section.py docs/validation.md model_ops
+import csv, glob, json, re, statistics, sys
 devices = json.loads(sys.argv[1])["devices"]
 ref = sys.argv[2]
+fitted = set(json.loads(sys.argv[3])["devices"])  # the GPUs of the kernel files, which the defaults are fitted to
+# Each spec's torch.cuda.get_device_name() strings (configs/hardware/gpu/*.yaml: device_names).
+names = {}
+for path in glob.glob("configs/hardware/gpu/*.yaml"):
+    text = open(path).read()
+    spec = re.search(r"^name: *(\S+)", text, re.M).group(1)
+    listed = re.search(r"^device_names: *\[(.*?)\]", text, re.M)
+    for device in re.findall(r'"([^"]+)"', listed.group(1) if listed else ""):
+        names[device] = spec
 # The same linear shapes in NeuSight's kernel collection (test_linear.csv) on the same GPU: the
 # median of trace time over kernel time says whether the two collections timed the GPU alike.
 kernel_ms = {}
@@ -125,19 +134,17 @@ for path in glob.glob(f"{ref}/model_ops/*_gemm.csv"):
         key = (r["Device"], int(r["B"]) * int(r["M"]), int(r["N"]), int(r["K"]))
         if r["OPName"] == "linear" and key in kernel_ms:
             same.setdefault(r["Device"], []).append(float(r["Latency"]) / statistics.mean(kernel_ms[key]))
-names = {"NVIDIA A100-PCIE-40GB": "a100_pcie_40gb", "NVIDIA L4": "l4", "Tesla P100-PCIE-16GB": "p100_pcie",
-         "Tesla P4": "p4", "Tesla T4": "t4", "Tesla V100-PCIE-32GB": "v100_pcie"}
 ratio = {names[d]: (len(v), statistics.median(v)) for d, v in same.items() if d in names}
 ops = ["linear", "bmm", "ln", "softmax"]
 rows = ["| GPU | " + " | ".join(f"{op}: rows, MAPE % (within ±20 %)" for op in ops) +
         " | linear shapes also in test_linear: rows, median trace / kernel time |", "|---|" + "---:|" * (len(ops) + 1)]
-for dev in sorted(devices, key=lambda d: (d in names.values(), d)):
+for dev in sorted(devices, key=lambda d: (d in fitted, d)):
     cells = []
     for op in ops:
         s = devices[dev].get(op)
         cells.append(f"{s['rows']}, {s['mape_pct']:.1f} ({100 * s['within_20pct']:.0f} %)" if s else "—")
     cells.append(f"{ratio[dev][0]}, {ratio[dev][1]:.2f}" if dev in ratio else "—")
-    rows.append(f"| {dev}{'' if dev in names.values() else ' (in no fit)'} | " + " | ".join(cells) + " |")
+    rows.append(f"| {dev}{'' if dev in fitted else ' (in no fit)'} | " + " | ".join(cells) + " |")
 print("\n".join(rows))
 PY
 # The same traces' whole-model latencies on the two GPUs no fit has seen (model_ops/e2e_labels.csv).
