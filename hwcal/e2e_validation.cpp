@@ -30,11 +30,11 @@ namespace {
 // (2.88B parameters): the GPT-3 paper's XL row read at heads x d_head wide, where its d_model column
 // says 2,048 (1.3B). Its "gpt3_13" is 40 layers of 5,120 (40 heads of 128; 12.85B), where the
 // paper's 13B row says d_model 5,140.
-std::optional<ModelZoo::Factory> neusight_model(const std::string& name) {
-  static const zoo::DecoderLmConfig gpt3_xl{"gpt3_xl_neusight", 24, 3072, 24, 4 * 3072, 50257, 2048, 2048,
-                                            OpKind::gelu};
-  static const zoo::DecoderLmConfig gpt3_13{"gpt3_13_neusight", 40, 5120, 40, 4 * 5120, 50257, 2048, 2048,
-                                            OpKind::gelu};
+std::optional<ModelZoo::Factory> neusight_model(const std::string& name, bool training) {
+  static const zoo::DecoderLmConfig gpt3_xl{
+      "gpt3_xl_neusight", 24, 3072, 24, 4 * 3072, 50257, 2048, 2048, zoo::Activation::hugging_face_gelu_new()};
+  static const zoo::DecoderLmConfig gpt3_13{
+      "gpt3_13_neusight", 40, 5120, 40, 4 * 5120, 50257, 2048, 2048, zoo::Activation::hugging_face_gelu_new()};
   if (name == "gpt3_xl") return [](const ModelParams& p) { return zoo::decoder_lm(gpt3_xl, p); };
   if (name == "gpt3_13") return [](const ModelParams& p) { return zoo::decoder_lm(gpt3_13, p); };
   // switchxl4.json: d_model 1,024, 32 heads of 128, d_ff 16,384, 24 + 24 layers, every second
@@ -42,6 +42,8 @@ std::optional<ModelZoo::Factory> neusight_model(const std::string& name) {
   static const zoo::SwitchTransformerConfig switchxl4{
       "switchxl4_neusight", 1024, 128, 32, 16384, 24, 24, 2, 4, 64, 32128};
   if (name == "switchxl4") return [](const ModelParams& p) { return zoo::switch_transformer(switchxl4, p); };
+  if (training && (name == "bert" || name == "bert_large"))  // NeuSight's traces: cls.predictions, cls.seq_relationship
+    return ModelRegistry::instance().find(name == "bert" ? "bert_base_pretraining" : "bert_large_pretraining")->factory;
   static const std::map<std::string, std::string> zoo_names = {{"bert", "bert_base"},
                                                                {"gpt2_med", "gpt2_medium"},
                                                                {"gpt3_27", "gpt3_2_7b"},
@@ -86,11 +88,6 @@ E2eValidation predict_e2e_labels(const std::string& file) {
       skip("expected MODEL-inf|train-SEQ-BATCH[-...], found '" + config + "'");
       continue;
     }
-    const std::optional<ModelZoo::Factory> factory = neusight_model(parts[0]);
-    if (!factory) {
-      skip("model '" + parts[0] + "' is not in dse's zoo (dse models list)");
-      continue;
-    }
     // A fifth part is "fusion" (the model compiled) or how a run spread across GPUs (dp4, tp4, pp4_1).
     const bool fused = parts.size() == 5 && parts[4] == "fusion";
     if (parts.size() > 4 && !fused) {
@@ -123,6 +120,14 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     model.name = parts[0];
     model.params.seq_len = positive_int(parts[2]);
     model.params.batch = positive_int(parts[3]);
+    // A training row's forward pass is the training model's (NeuSight trains BERT as
+    // BertForPreTraining, the decoders as they run inference) with its dropouts active.
+    model.params.training = training;
+    const std::optional<ModelZoo::Factory> factory = neusight_model(parts[0], training);
+    if (!factory) {
+      skip("model '" + parts[0] + "' is not in dse's zoo (dse models list)");
+      continue;
+    }
     double measured = 0, predicted_ms = 0;
     try {
       Graph graph = (*factory)(model.params);

@@ -181,6 +181,7 @@ TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inpu
   checked_accumulate(op.cost.params, work.params, "the parameters of an op");
   checked_accumulate(op.cost.param_bytes, work.param_bytes, "the parameter bytes of an op");
   checked_accumulate(op.cost.bytes_read, work.param_bytes, "the bytes an op reads");
+  checked_accumulate(op.cost.bytes_written, work.side_bytes_written, "the bytes an op writes");
   op.gemms = work.gemms;
   std::vector<std::int64_t> gemms;
   for (const auto& g : work.gemms) gemms.insert(gemms.end(), {g.batch, g.m, g.n, g.k});
@@ -192,6 +193,7 @@ TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inpu
                    {"params", work.params},
                    {"param_bytes", work.param_bytes},
                    {"gemms", gemms}};
+  if (work.side_bytes_written > 0) op.attributes["side_bytes_written"] = work.side_bytes_written;
   return finish(graph, std::move(op), std::move(shape), dtype);
 }
 

@@ -87,8 +87,13 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       return attention(graph, name, inputs[0], inputs[1], inputs[2],
                        inputs.size() == 4 ? std::optional<TensorId>(inputs[3]) : std::nullopt);
     case OpKind::fused: {
-      FusedWork work{read.text("members"),   read.integer("macs"),        read.integer("flops"),
-                     read.integer("params"), read.integer("param_bytes"), {}};
+      FusedWork work{read.text("members"),
+                     read.integer("macs"),
+                     read.integer("flops"),
+                     read.integer("params"),
+                     read.integer("param_bytes"),
+                     {},
+                     read.integer("side_bytes_written", 0)};
       const auto gemms = read.ints("gemms");
       if (gemms.size() % 4 != 0) throw std::invalid_argument(name + ": attribute 'gemms' must hold 4 numbers per GEMM");
       for (std::size_t i = 0; i < gemms.size(); i += 4)
@@ -119,6 +124,10 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
       if (attributes.contains("to")) {
         to = parse_dtype(read.text("to"));
         if (!to) throw std::invalid_argument(name + ": unknown dtype '" + read.text("to") + "'");
+      }
+      if (read.text("function") == "dropout") {
+        require_inputs(name, inputs, 1);
+        return dropout(graph, name, inputs[0]);
       }
       return elementwise(graph, name, read.text("function"), inputs, read.integer("flops_per_element"), to);
     }

@@ -38,6 +38,7 @@ struct FusedWork {
   std::string members;  // "conv2d+batchnorm+relu"
   std::int64_t macs = 0, flops = 0, params = 0, param_bytes = 0;
   std::vector<GemmView> gemms;
+  std::int64_t side_bytes_written = 0;  // what members write besides their results (dropout's masks)
 };
 TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inputs, Shape shape, DType dtype,
                const FusedWork& work);
@@ -60,6 +61,12 @@ TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, Tenso
 // ("abs", "equal", ...), `flops_per_element` is its arithmetic per output element.
 TensorId elementwise(Graph& graph, std::string name, const std::string& function, const std::vector<TensorId>& inputs,
                      std::int64_t flops_per_element, std::optional<DType> output_dtype = std::nullopt);
+// Dropout as training runs it, PyTorch's native_dropout: one kernel that draws a Philox uniform per
+// element, keeps it below 1 - p and scales what it keeps by 1 / (1 - p) (3 flops per element), and
+// writes its keep mask for the backward pass besides the result, one byte (bool) per element
+// (aten/src/ATen/native/cuda/Dropout.cu, fused_dropout_kernel_vec). An elementwise op, function
+// "dropout"; inference runs none, and neither does a rate of 0.
+TensorId dropout(Graph& graph, std::string name, TensorId input);
 // where(condition, x, y) with numpy broadcasting of all three.
 TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y);
 inline TensorId relu(Graph& g, std::string name, TensorId x) { return unary(g, std::move(name), OpKind::relu, x); }

@@ -89,6 +89,18 @@ TensorId elementwise(Graph& graph, std::string name, const std::string& function
   return finish(graph, std::move(op), shape, dtype);
 }
 
+TensorId dropout(Graph& graph, std::string name, TensorId input) {
+  constexpr std::int64_t kFlopsPerElement = 3;  // draw, compare, scale
+  const Shape shape = shape_of(graph, input);
+  const std::int64_t elements = element_count(shape);
+  Op op = start(graph, std::move(name), OpKind::elementwise, {input});
+  op.attributes["function"] = std::string("dropout");
+  op.attributes["flops_per_element"] = kFlopsPerElement;
+  op.cost.flops = checked_mul(kFlopsPerElement, elements, "the FLOPs of an op");
+  op.cost.bytes_written = elements;  // the keep mask, a bool per element
+  return finish(graph, std::move(op), shape, graph.tensor(input).dtype);
+}
+
 TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y) {
   const Shape shape = broadcast_shapes(broadcast_shapes(shape_of(graph, condition), shape_of(graph, x), name),
                                        shape_of(graph, y), name);

@@ -115,6 +115,7 @@ TensorId make_fused(Graph& out, const Graph& in, const std::vector<OpId>& group,
     }
     work.params += op.cost.params - constant_params;
     work.param_bytes += op.cost.param_bytes - constant_bytes;
+    work.side_bytes_written += op.cost.bytes_written - in.tensor(op.output).bytes();
   }
   const Op& last = in.op(group.back());
   std::string name = in.op(group.front()).name;
@@ -166,6 +167,40 @@ std::vector<std::vector<OpId>> chains(const Graph& graph, const std::function<bo
   }
   return groups;
 }
+
+// Joins elementwise groups where one group's result feeds only an elementwise op of another (or of
+// none), as in a diamond: gelu_new's x -> {x / 2; x^3 -> ... -> 1 + tanh} -> product is two chains
+// that meet at the product. The joined group keeps topological order and ends with the consumer's
+// last op, the only one whose result is used outside it.
+std::vector<std::vector<OpId>> join_elementwise(const Graph& graph, std::vector<std::vector<OpId>> groups) {
+  const Uses uses(graph);
+  const auto order = graph.topological_order();
+  std::vector<std::size_t> position(graph.ops().size());
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  std::vector<std::optional<std::size_t>> group_of(graph.ops().size());
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    for (const auto op : groups[i]) group_of[op] = i;
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      if (groups[i].empty()) continue;
+      const auto next = uses.sole_consumer(graph.op(groups[i].back()).output);
+      if (!next || !is_elementwise(graph.op(*next).kind) || group_of[*next] == i) continue;
+      if (!group_of[*next]) {
+        group_of[*next] = groups.size();
+        groups.push_back({*next});
+      }
+      const std::size_t into = *group_of[*next];
+      for (const auto op : groups[i]) group_of[op] = into;
+      groups[into].insert(groups[into].end(), groups[i].begin(), groups[i].end());
+      groups[i].clear();
+      std::sort(groups[into].begin(), groups[into].end(), [&](OpId a, OpId b) { return position[a] < position[b]; });
+      joined = true;
+    }
+  }
+  std::erase_if(groups, [](const std::vector<OpId>& group) { return group.empty(); });
+  return groups;
+}
 }  // namespace
 
 Graph fuse_epilogues(const Graph& graph) {
@@ -176,9 +211,9 @@ Graph fuse_epilogues(const Graph& graph) {
 }
 
 Graph fuse_elementwise(const Graph& graph) {
-  const auto groups = chains(
-      graph, [](const Op& op) { return is_elementwise(op.kind); },
-      [](const Op& op) { return is_elementwise(op.kind); });
+  const auto groups = join_elementwise(graph, chains(
+                                                  graph, [](const Op& op) { return is_elementwise(op.kind); },
+                                                  [](const Op& op) { return is_elementwise(op.kind); }));
   return apply_groups(graph, groups, make_fused);
 }
 

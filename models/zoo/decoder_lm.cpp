@@ -12,6 +12,8 @@ Graph decoder_lm(const DecoderLmConfig& config, const ModelParams& p) {
   const std::int64_t d = config.width, heads = config.heads, dh = d / heads;
   const std::int64_t len = p.seq_len ? p.seq_len : (p.decode ? 1 : config.positions);
   const std::int64_t past = p.decode ? (p.past_len ? p.past_len : config.positions - 1) : 0;
+  if (p.training && p.decode)
+    throw std::invalid_argument(name + ": a decode step is inference; a training pass runs the whole sequence");
   if (past + len > config.positions)
     throw std::invalid_argument(name + ": past + new tokens above its " + std::to_string(config.positions) +
                                 " positions");
@@ -21,10 +23,11 @@ Graph decoder_lm(const DecoderLmConfig& config, const ModelParams& p) {
   auto x = ops::gather(g, "token_embed", wte, ids, 0);
   x = ops::add(g, "embed.add_position", x,
                ops::embedding(g, "position_embed", positions, config.position_rows, d, p.dtype));
+  if (p.training && config.embedding_dropout) x = ops::dropout(g, "embed.dropout", x);
   // Causal mask over (past + new) keys: a literal, not a parameter.
   const auto mask = g.add_constant("causal_mask", {1, 1, len, past + len}, p.dtype, false);
   for (std::int64_t i = 0; i < config.layers; ++i) {
-    AttentionInputs inputs{mask, std::nullopt};
+    AttentionInputs inputs{mask, std::nullopt, {p.training && config.attention_probs_dropout, p.training}};
     const std::string layer = "layer" + std::to_string(i);
     if (p.decode)
       inputs.kv_cache = std::pair{g.add_input(layer + ".past_k", {p.batch, heads, past, dh}, p.dtype),

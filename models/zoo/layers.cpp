@@ -68,26 +68,41 @@ TensorId self_attention(Graph& g, const std::string& name, TensorId x, Attention
   const auto scale = g.add_constant(name + ".scale", {1}, g.tensor(x).dtype, false);  // 1 / sqrt(head_dim)
   scores = ops::mul(g, name + ".scaled", scores, scale);
   if (inputs.mask) scores = ops::add(g, name + ".masked", scores, *inputs.mask);
-  const auto probs = ops::softmax(g, name + ".softmax", scores, -1);
+  auto probs = ops::softmax(g, name + ".softmax", scores, -1);
+  if (inputs.dropouts.attention_probs) probs = ops::dropout(g, name + ".probs_dropout", probs);
   auto out = ops::matmul(g, name + ".context", probs, v);
   out = ops::transpose(g, name + ".merge", out, {0, 2, 1, 3});
   out = ops::reshape(g, name + ".merge_view", out, {s[0], s[1], d});
   return ops::linear(g, name + ".out", out, d);
 }
 
-TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden, OpKind activation) {
+TensorId gelu_new(Graph& g, const std::string& name, TensorId x) {
+  const DType dtype = g.tensor(x).dtype;
+  const auto scalar = [&](const std::string& what) { return g.add_constant(name + "." + what, {1}, dtype, false); };
+  const auto half_x = ops::mul(g, name + ".half", x, scalar("one_half"));
+  const auto cube = ops::binary(g, name + ".cube", OpKind::pow, x, scalar("three"));
+  const auto inner = ops::add(g, name + ".inner", x, ops::mul(g, name + ".cube_scaled", cube, scalar("c0_044715")));
+  const auto tanh =
+      ops::unary(g, name + ".tanh", OpKind::tanh, ops::mul(g, name + ".scaled", inner, scalar("sqrt_2_pi")));
+  return ops::mul(g, name + ".gate", half_x, ops::add(g, name + ".one_plus", tanh, scalar("one")));
+}
+
+TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden, Activation activation) {
   const auto d = g.tensor(x).shape.back();
   auto y = ops::linear(g, name + ".fc1", x, hidden);
-  y = ops::unary(g, name + ".act", activation, y);
+  y = activation.gelu_new ? gelu_new(g, name + ".act", y) : ops::unary(g, name + ".act", activation.kind, y);
   return ops::linear(g, name + ".fc2", y, d);
 }
 
 TensorId pre_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
-                        OpKind activation, const AttentionInputs& inputs) {
+                        Activation activation, const AttentionInputs& inputs) {
+  const auto dropped = [&](TensorId y, const std::string& what) {
+    return inputs.dropouts.sublayer_output ? ops::dropout(g, name + "." + what + "_dropout", y) : y;
+  };
   auto y = self_attention(g, name + ".attn", ops::layernorm(g, name + ".ln1", x), shape, inputs);
-  x = ops::add(g, name + ".residual1", x, y);
+  x = ops::add(g, name + ".residual1", x, dropped(y, "attn"));
   y = mlp(g, name + ".mlp", ops::layernorm(g, name + ".ln2", x), hidden, activation);
-  return ops::add(g, name + ".residual2", x, y);
+  return ops::add(g, name + ".residual2", x, dropped(y, "mlp"));
 }
 
 }  // namespace dse::zoo

@@ -8,7 +8,7 @@ namespace {
 // T5 attention: q, k, v and o without biases, no 1/sqrt(dk) scaling, the position bias (with the
 // mask folded in, [B, H, Lq, Lk]) added to the scores, softmax, output projection.
 TensorId attention(Graph& g, const std::string& name, TensorId x, TensorId kv_source, TensorId bias,
-                   const SwitchTransformerConfig& c) {
+                   const SwitchTransformerConfig& c, bool training) {
   const Shape s = g.tensor(x).shape;
   const std::int64_t inner = c.heads * c.d_kv;
   const auto q = split_heads(g, name + ".q", ops::linear(g, name + ".q", x, inner, false), {c.heads, c.d_kv});
@@ -16,24 +16,34 @@ TensorId attention(Graph& g, const std::string& name, TensorId x, TensorId kv_so
   const auto v = split_heads(g, name + ".v", ops::linear(g, name + ".v", kv_source, inner, false), {c.heads, c.d_kv});
   auto scores = ops::matmul(g, name + ".scores", q, k, true);
   scores = ops::add(g, name + ".position_bias", scores, bias);
-  const auto probs = ops::softmax(g, name + ".softmax", scores, -1);
+  auto probs = ops::softmax(g, name + ".softmax", scores, -1);
+  if (training) probs = ops::dropout(g, name + ".probs_dropout", probs);
   auto out = ops::transpose(g, name + ".merge", ops::matmul(g, name + ".context", probs, v), {0, 2, 1, 3});
   out = ops::reshape(g, name + ".merge_view", out, {s[0], s[1], inner});
   return ops::linear(g, name + ".o", out, c.d_model, false);
 }
 
-TensorId dense_act_dense(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c) {
-  return ops::linear(g, name + ".wo", ops::relu(g, name + ".act", ops::linear(g, name + ".wi", x, c.d_ff, false)),
-                     c.d_model, false);
+// wi -> relu -> wo; in training the activations are dropped before wo (DenseActDense's dropout).
+TensorId dense_act_dense(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c,
+                         bool training) {
+  auto h = ops::relu(g, name + ".act", ops::linear(g, name + ".wi", x, c.d_ff, false));
+  if (training) h = ops::dropout(g, name + ".dropout", h);
+  return ops::linear(g, name + ".wo", h, c.d_model, false);
 }
 
 // Top-1 routing (router logits, softmax, argmax, one-hot, the capacity cut by a cumulative sum over
 // the sequence, the top probability), then per expert: the routed tokens gathered into a buffer
 // of batch x capacity rows, the expert's feed-forward on the whole buffer, the rows scattered back
-// into a copy of the input; the result scaled by the router probability.
-TensorId sparse_mlp(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c) {
+// into a copy of the input; the result scaled by the router probability. In training the router
+// first multiplies its input by uniform noise in [1 - jitter, 1 + jitter] (router_jitter_noise:
+// torch.empty_like(x).uniform_() and a product, two kernels).
+TensorId sparse_mlp(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c, bool training) {
   const Shape s = g.tensor(x).shape;  // [B, L, D]
   const DType dtype = g.tensor(x).dtype;
+  if (training) {
+    const auto noise = ops::elementwise(g, name + ".jitter_noise", "uniform", {x}, 2);
+    x = ops::mul(g, name + ".jitter", x, noise);
+  }
   const auto logits = ops::linear(g, name + ".router", x, c.experts, false);
   const auto probs = ops::softmax(g, name + ".router_softmax", logits, -1);
   const auto top = ops::reduce(g, name + ".argmax", OpKind::reduce_max, probs, {-1}, true);
@@ -58,7 +68,7 @@ TensorId sparse_mlp(Graph& g, const std::string& name, TensorId x, const SwitchT
     // The buffer the expert reads (torch.zeros once per layer, the gathered rows into it each expert):
     // one write of its batch x capacity rows per expert stands for both.
     const auto buffer = ops::elementwise(g, expert + ".buffer", "copy", {padded}, 0);
-    const auto out = dense_act_dense(g, expert, buffer, c);
+    const auto out = dense_act_dense(g, expert, buffer, c, training);
     ops::gather(g, expert + ".scatter", out, index, 0);  // next_states[token_indices] = ...
   }
   return ops::mul(g, name + ".scale", router_prob, next);
@@ -96,17 +106,25 @@ Graph switch_transformer(const SwitchTransformerConfig& c, const ModelParams& p)
   // Encoder: no attention mask given, so Hugging Face's extended mask is zeros [B, 1, 1, L].
   const auto encoder_mask = g.add_constant("encoder.mask", {b, 1, 1, len}, p.dtype, false);
   const auto encoder_bias = position_bias(g, "encoder.block0.attn", len, len, encoder_mask, c, p.dtype);
-  auto x = embed(g, "encoder.embed", shared, ids);
+  // Training drops (dropout_rate) the embeddings, the attention probabilities, the feed-forwards'
+  // activations, every sublayer's output before its residual add and each stack's final norm.
+  const auto dropped = [&](TensorId t, const std::string& name) {
+    return p.training ? ops::dropout(g, name + "_dropout", t) : t;
+  };
+  const auto feed_forward = [&](const std::string& layer, std::int64_t i, TensorId h) {
+    return i % c.sparse_step == 1 ? sparse_mlp(g, layer + ".moe", h, c, p.training)
+                                  : dense_act_dense(g, layer + ".mlp", h, c, p.training);
+  };
+  auto x = dropped(embed(g, "encoder.embed", shared, ids), "encoder.embed");
   for (std::int64_t i = 0; i < c.encoder_layers; ++i) {
     const std::string layer = "encoder.block" + std::to_string(i);
     auto h = rms_norm(g, layer + ".ln1", x);
-    x = ops::add(g, layer + ".residual1", x, attention(g, layer + ".attn", h, h, encoder_bias, c));
+    x = ops::add(g, layer + ".residual1", x,
+                 dropped(attention(g, layer + ".attn", h, h, encoder_bias, c, p.training), layer + ".attn"));
     h = rms_norm(g, layer + ".ln2", x);
-    x = ops::add(
-        g, layer + ".residual2", x,
-        i % c.sparse_step == 1 ? sparse_mlp(g, layer + ".moe", h, c) : dense_act_dense(g, layer + ".mlp", h, c));
+    x = ops::add(g, layer + ".residual2", x, dropped(feed_forward(layer, i, h), layer + ".ff"));
   }
-  const auto encoded = rms_norm(g, "encoder.ln_f", x);
+  const auto encoded = dropped(rms_norm(g, "encoder.ln_f", x), "encoder.ln_f");
 
   // Decoder: the causal mask from decoder_attention_mask, [B, 1, L, L]; cross-attention's bias is
   // zeros plus the encoder's mask.
@@ -118,19 +136,20 @@ Graph switch_transformer(const SwitchTransformerConfig& c, const ModelParams& p)
   const auto cross_bias =
       ops::add(g, "decoder.cross_bias", g.add_constant("decoder.cross_zeros", {1, c.heads, len, len}, p.dtype, false),
                encoder_mask);
-  auto y = embed(g, "decoder.embed", shared, decoder_ids);
+  auto y = dropped(embed(g, "decoder.embed", shared, decoder_ids), "decoder.embed");
   for (std::int64_t i = 0; i < c.decoder_layers; ++i) {
     const std::string layer = "decoder.block" + std::to_string(i);
     auto h = rms_norm(g, layer + ".ln1", y);
-    y = ops::add(g, layer + ".residual1", y, attention(g, layer + ".attn", h, h, self_bias, c));
-    y = ops::add(g, layer + ".residual2", y,
-                 attention(g, layer + ".cross", rms_norm(g, layer + ".ln2", y), encoded, cross_bias, c));
-    h = rms_norm(g, layer + ".ln3", y);
+    y = ops::add(g, layer + ".residual1", y,
+                 dropped(attention(g, layer + ".attn", h, h, self_bias, c, p.training), layer + ".attn"));
     y = ops::add(
-        g, layer + ".residual3", y,
-        i % c.sparse_step == 1 ? sparse_mlp(g, layer + ".moe", h, c) : dense_act_dense(g, layer + ".mlp", h, c));
+        g, layer + ".residual2", y,
+        dropped(attention(g, layer + ".cross", rms_norm(g, layer + ".ln2", y), encoded, cross_bias, c, p.training),
+                layer + ".cross"));
+    h = rms_norm(g, layer + ".ln3", y);
+    y = ops::add(g, layer + ".residual3", y, dropped(feed_forward(layer, i, h), layer + ".ff"));
   }
-  y = rms_norm(g, "decoder.ln_f", y);
+  y = dropped(rms_norm(g, "decoder.ln_f", y), "decoder.ln_f");
   // Tied embeddings: the output is scaled by d_model^-0.5 before the LM head (the shared table).
   y = ops::mul(g, "decoder.scale", y, g.add_constant("decoder.model_dim_scale", {1}, p.dtype, false));
   ops::matmul(g, "lm_head", y, shared, true);

@@ -18,13 +18,17 @@ namespace {
 using zoo::AttentionInputs;
 using zoo::AttentionShape;
 
-// Post-norm block (BERT): ln(x + attn(x)); ln(x + mlp(x)).
+// Post-norm block (BERT): ln(x + attn(x)); ln(x + mlp(x)), each sublayer's output dropped first in
+// training (BertSelfOutput, BertOutput).
 TensorId post_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
                          const AttentionInputs& inputs) {
+  const auto dropped = [&](TensorId y, const std::string& what) {
+    return inputs.dropouts.sublayer_output ? ops::dropout(g, name + "." + what + "_dropout", y) : y;
+  };
   auto y = zoo::self_attention(g, name + ".attn", x, shape, inputs);
-  x = ops::layernorm(g, name + ".ln1", ops::add(g, name + ".residual1", x, y));
+  x = ops::layernorm(g, name + ".ln1", ops::add(g, name + ".residual1", x, dropped(y, "attn")));
   y = zoo::mlp(g, name + ".mlp", x, hidden, OpKind::gelu);
-  return ops::layernorm(g, name + ".ln2", ops::add(g, name + ".residual2", x, y));
+  return ops::layernorm(g, name + ".ln2", ops::add(g, name + ".residual2", x, dropped(y, "mlp")));
 }
 
 Graph vit_b16(const ModelParams& p) {
@@ -52,22 +56,38 @@ struct BertSize {
   std::int64_t layers, d, heads;
 };
 
-Graph bert(const BertSize& size, const ModelParams& p) {
-  Graph g(size.name);
+// BertModel with its pooler; with `pretraining`, BertForPreTraining: the masked-LM head (dense D -> D,
+// GELU, layer norm, then the decoder onto the vocabulary, its weights tied to the word embeddings and
+// a bias of its own) and the next-sentence head (pooled D -> 2). In training (p.training) the
+// embeddings, attention probabilities and sublayer outputs are dropped (hidden_dropout_prob and
+// attention_probs_dropout_prob, both 0.1 in every published BERT).
+Graph bert(const BertSize& size, const ModelParams& p, bool pretraining = false) {
+  constexpr std::int64_t kVocab = 30522;
+  Graph g(std::string(size.name) + (pretraining ? "_pretraining" : ""));
   const std::int64_t len = p.seq_len ? p.seq_len : 128, d = size.d;
   if (len > 512) throw std::invalid_argument(std::string(size.name) + ": sequence length above 512 positions");
   const auto ids = g.add_input("input_ids", {p.batch, len}, DType::int64);
   const auto types = g.add_input("token_type_ids", {p.batch, len}, DType::int64);
   const auto positions = g.add_input("position_ids", {1, len}, DType::int64);
   const auto mask = g.add_input("attention_mask", {p.batch, 1, 1, len}, p.dtype);  // 0 or -inf per key
-  auto x = ops::embedding(g, "word_embed", ids, 30522, d, p.dtype);
+  auto x = ops::embedding(g, "word_embed", ids, kVocab, d, p.dtype);
   x = ops::add(g, "embed.add_type", x, ops::embedding(g, "type_embed", types, 2, d, p.dtype));
   x = ops::add(g, "embed.add_position", x, ops::embedding(g, "position_embed", positions, 512, d, p.dtype));
   x = ops::layernorm(g, "embed.ln", x);
+  if (p.training) x = ops::dropout(g, "embed.dropout", x);
+  const AttentionInputs inputs{mask, std::nullopt, {p.training, p.training}};
   for (std::int64_t i = 0; i < size.layers; ++i)
-    x = post_norm_block(g, "layer" + std::to_string(i), x, {size.heads, d / size.heads}, 4 * d, {mask, std::nullopt});
+    x = post_norm_block(g, "layer" + std::to_string(i), x, {size.heads, d / size.heads}, 4 * d, inputs);
   auto pooled = ops::reshape(g, "pooler.first", ops::slice(g, "pooler.select", x, 1, 0, 1), {p.batch, d});
-  ops::unary(g, "pooler.tanh", OpKind::tanh, ops::linear(g, "pooler.dense", pooled, d));
+  pooled = ops::unary(g, "pooler.tanh", OpKind::tanh, ops::linear(g, "pooler.dense", pooled, d));
+  if (!pretraining) return g;
+  auto h = ops::unary(g, "mlm.transform.gelu", OpKind::gelu, ops::linear(g, "mlm.transform.dense", x, d));
+  h = ops::layernorm(g, "mlm.transform.ln", h);
+  // The tied weights are word_embed's table read again: a constant, not a second set of parameters.
+  const auto tied = g.add_constant("mlm.decoder.tied_weight", {kVocab, d}, p.dtype, false);
+  ops::add(g, "mlm.decoder.bias", ops::matmul(g, "mlm.decoder", h, tied, true),
+           g.add_constant("mlm.decoder.bias_weight", {kVocab}, p.dtype));
+  ops::linear(g, "nsp.classifier", pooled, 2);
   return g;
 }
 
@@ -79,13 +99,13 @@ constexpr BertSize kBertBase{"bert_base", 12, 768, 12}, kBertLarge{"bert_large",
 // learned positions 2,048 + 2).
 zoo::DecoderLmConfig gpt2_size(const char* name, std::int64_t layers, std::int64_t width, std::int64_t heads,
                                std::int64_t positions = 1024) {
-  return {name, layers, width, heads, 4 * width, 50257, positions, positions, OpKind::gelu};
+  return {name, layers, width, heads, 4 * width, 50257, positions, positions, zoo::Activation::hugging_face_gelu_new()};
 }
 const zoo::DecoderLmConfig kGpt2[] = {gpt2_size("gpt2", 12, 768, 12), gpt2_size("gpt2_medium", 24, 1024, 16),
                                       gpt2_size("gpt2_large", 36, 1280, 20), gpt2_size("gpt2_xl", 48, 1600, 25)};
 const zoo::DecoderLmConfig kGpt3_2_7b = gpt2_size("gpt3_2_7b", 32, 2560, 32, 2048);
 const zoo::DecoderLmConfig kGpt3_6_7b = gpt2_size("gpt3_6_7b", 32, 4096, 32, 2048);  // Table 2.1: 32 heads of 128
-const zoo::DecoderLmConfig kOpt1_3b{"opt_1_3b", 24, 2048, 32, 8192, 50272, 2048, 2050, OpKind::relu};
+const zoo::DecoderLmConfig kOpt1_3b{"opt_1_3b", 24, 2048, 32, 8192, 50272, 2048, 2050, OpKind::relu, false, false};
 
 }  // namespace
 
@@ -94,6 +114,12 @@ DSE_REGISTER_FACTORY(ModelZoo, "bert_base", "BERT-base encoder with pooler (Hugg
                      [](const ModelParams& p) { return bert(kBertBase, p); })
 DSE_REGISTER_FACTORY(ModelZoo, "bert_large", "BERT-large encoder with pooler (Hugging Face), seq 128",
                      [](const ModelParams& p) { return bert(kBertLarge, p); })
+DSE_REGISTER_FACTORY(ModelZoo, "bert_base_pretraining",
+                     "BERT-base with BertForPreTraining's masked-LM and next-sentence heads (Hugging Face), seq 128",
+                     [](const ModelParams& p) { return bert(kBertBase, p, true); })
+DSE_REGISTER_FACTORY(ModelZoo, "bert_large_pretraining",
+                     "BERT-large with BertForPreTraining's masked-LM and next-sentence heads (Hugging Face), seq 128",
+                     [](const ModelParams& p) { return bert(kBertLarge, p, true); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2", "GPT-2 small 124M with LM head; prefill 1024 or decode with a KV cache",
                      [](const ModelParams& p) { return zoo::decoder_lm(kGpt2[0], p); })
 DSE_REGISTER_FACTORY(ModelZoo, "gpt2_medium", "GPT-2 medium 355M with LM head; prefill or decode",

@@ -17,10 +17,11 @@ namespace dse {
 struct ModelParams {
   int batch = 1;
   DType dtype = DType::fp32;
-  int resolution = 0;   // vision: input height = width in pixels; 0 = the model's native resolution
-  int seq_len = 0;      // transformers: tokens processed at once; 0 = the model's default
-  bool decode = false;  // decoders: one decoding step (seq_len new tokens, default 1) with a KV cache
-  int past_len = 0;     // decoders in decode: tokens already in the KV cache
+  int resolution = 0;     // vision: input height = width in pixels; 0 = the model's native resolution
+  int seq_len = 0;        // transformers: tokens processed at once; 0 = the model's default
+  bool decode = false;    // decoders: one decoding step (seq_len new tokens, default 1) with a KV cache
+  int past_len = 0;       // decoders in decode: tokens already in the KV cache
+  bool training = false;  // transformers: the forward pass as training runs it, its dropouts active
 };
 
 // Valid ranges of ModelParams, checked by whoever reads them from user input.

@@ -107,12 +107,13 @@ ModelRequest read_zoo_model(const ConfigNode& node, RunCache& cache) {
   model.params.decode =
       node.param<std::string>("phase").one_of({"prefill", "decode"}, "a phase").with_default("prefill") == "decode";
   model.params.past_len = node.param<int>("past_len").in_range(0, kMaxSeqLen).with_default(0);
+  model.params.training = node.param<bool>("training").with_default(false);
   // Shapes the architecture cannot take (a resolution below its down-sampling, a sequence beyond
   // its positions) are user errors at the model's entry.
   // Graphs are shared between runs that ask for the same model (a search's trials).
   const ModelParams& p = model.params;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", model.name, p.batch, dtype_name(p.dtype), p.resolution,
-                                      p.seq_len, p.decode, p.past_len);
+  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", model.name, p.batch, dtype_name(p.dtype), p.resolution,
+                                      p.seq_len, p.decode, p.past_len, p.training);
   try {
     model.graph = cache.get<Graph>("zoo graph", 256, key, [&model] {
       auto graph = std::make_shared<const Graph>(ModelRegistry::instance().find(model.name)->factory(model.params));

@@ -247,6 +247,29 @@ TEST(Cli, ValidateE2eBuildsNeuSightsModelNames) {
   EXPECT_EQ(json["skipped"][0]["config"], "switch4-inf-512-1");
 }
 
+// A training row's forward pass is the training model's with its dropouts: BERT-large as
+// BertForPreTraining (the masked-LM head onto 30,522 words) is predicted slower than BertModel's
+// inference pass of the same batch, GPT-2-large (the same model in both) by its dropouts alone.
+TEST(Cli, ValidateE2eTrainingRowsRunTheTrainingForwardPass) {
+  const fs::path csv = fs::temp_directory_path() / ("dse_e2e_train_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(csv) << "device,config,num_layer,e2e_latency_ms,fw_latency_ms\n"
+                        "NVIDIA_H100_80GB_HBM3,bert_large-inf-512-8,24,70,\n"
+                        "NVIDIA_H100_80GB_HBM3,bert_large-train-512-8,24,236,88\n"
+                        "NVIDIA_H100_80GB_HBM3,gpt2_large-inf-1024-4,36,215,\n"
+                        "NVIDIA_H100_80GB_HBM3,gpt2_large-train-1024-4,36,639,226\n";
+  const CliResult result = run_dse("validate e2e " + csv.string() + " --json -q");
+  fs::remove(csv);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  ASSERT_EQ(json["rows"].size(), 4u);
+  const auto predicted = [&](std::size_t i) { return json["rows"][i]["predicted_ms"].get<double>(); };
+  // The BERT decoder: 2 x 4,096 x 1,024 x 30,522 flops, about 5 ms at the H100's FP32 rate.
+  EXPECT_GT(predicted(1), predicted(0) + 4.0);
+  // GPT-2: 36 layers' attention-probability dropouts of 4 x 20 x 1,024^2 floats, 9 bytes each.
+  EXPECT_GT(predicted(3), predicted(2) + 36 * 4 * 20 * 1024.0 * 1024 * 9 / 3.35e9);
+  EXPECT_LT(predicted(3), 1.15 * predicted(2));
+}
+
 // A row of more tokens than the model has positions, of a run spread across GPUs, or of counts
 // beyond 64 bits is listed as skipped with why (they were an internal error, a silent one-GPU
 // prediction and an error naming no row); with no row simulated there is no MAPE.

@@ -75,6 +75,41 @@ TEST(Fusion, ElementwiseChainsAndMacsPreservedAcrossTheZoo) {
   EXPECT_LT(transforms::fuse_elementwise(effnet).ops().size(), effnet.ops().size());
 }
 
+TEST(Fusion, GeluNewDiamondBecomesOneKernel) {
+  // GPT-2's MLP activation is Hugging Face's gelu_new written out: eight eager ops per layer, whose
+  // two chains (x / 2 and x^3 -> ... -> 1 + tanh) meet at their product.
+  const Graph gpt2 = zoo("gpt2");
+  EXPECT_EQ(count(gpt2, OpKind::gelu), 0u);
+  EXPECT_EQ(count(gpt2, OpKind::tanh), 12u);
+  EXPECT_EQ(count(gpt2, OpKind::pow), 12u);
+  const Graph fused = transforms::fuse_elementwise(gpt2);
+  EXPECT_EQ(count(fused, OpKind::tanh), 0u);
+  EXPECT_EQ(count(fused, OpKind::pow), 0u);
+  std::size_t activations = 0;
+  for (const auto& op : fused.ops()) {
+    if (op.kind != OpKind::fused || op.name.find(".mlp.act.") == std::string::npos) continue;
+    ++activations;
+    EXPECT_EQ(std::get<std::string>(op.attributes.at("members")), "mul+pow+mul+add+mul+tanh+add+mul") << op.name;
+  }
+  EXPECT_EQ(activations, 12u);  // one kernel per layer, reading x once and writing the result once
+  EXPECT_EQ(fused.total_cost().flops, gpt2.total_cost().flops);
+}
+
+TEST(Fusion, FusedDropoutStillWritesItsMask) {
+  ModelParams train;
+  train.training = true;
+  const Graph gpt2 = ModelRegistry::instance().find("gpt2")->factory(train);
+  const Graph fused = transforms::fuse_elementwise(gpt2);
+  const auto residual = std::find_if(fused.ops().begin(), fused.ops().end(),
+                                     [](const Op& op) { return op.name == "layer0.mlp_dropout+1"; });
+  ASSERT_NE(residual, fused.ops().end());  // dropout + residual add, one kernel
+  EXPECT_EQ(std::get<std::int64_t>(residual->attributes.at("side_bytes_written")), 1024 * 768);
+  EXPECT_EQ(residual->cost.bytes_written, 1024 * 768 * 4 + 1024 * 768);
+  // Rebuilt from its attributes (as a YAML graph is), the fused op keeps the mask's bytes.
+  const Graph again = transforms::fuse_elementwise(fused);
+  EXPECT_EQ(again.total_cost().bytes_written, fused.total_cost().bytes_written);
+}
+
 TEST(Fusion, SplitSegmentsAtNamedOps) {
   const Graph g = zoo("resnet18");
   const auto segments = transforms::split_segments(g, {"layer2.1.relu"});

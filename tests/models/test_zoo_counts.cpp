@@ -112,6 +112,48 @@ TEST(DecoderLm, OptAndGpt3CountWhatTheirConfigurationsDescribe) {
   EXPECT_THROW(llama(llama_decode), std::invalid_argument);
 }
 
+// A training forward pass runs the dropouts Hugging Face's code applies in training at a rate
+// above 0, each writing its keep mask (a byte per element) besides its result; the parameters and
+// MACs are the inference pass's.
+TEST(TrainingForward, DropsWhereTheModelsCodeDoes) {
+  const auto dropouts = [](const Graph& g) {
+    std::int64_t n = 0;
+    for (const auto& op : g.ops()) {
+      if (op.kind != OpKind::elementwise || std::get<std::string>(op.attributes.at("function")) != "dropout") continue;
+      ++n;
+      const std::int64_t elements = g.tensor(op.output).elements();
+      EXPECT_EQ(op.cost.bytes_written, elements * 4 + elements) << op.name;  // fp32 result + bool mask
+      EXPECT_EQ(op.cost.bytes_read, elements * 4) << op.name;
+    }
+    return n;
+  };
+  ModelParams train;
+  train.training = true;
+  for (const auto& [name, expected] :
+       std::vector<std::pair<std::string, std::int64_t>>{
+           {"gpt2", 1 + 3 * 12},                     // embeddings; per layer probabilities, attention, MLP
+           {"opt_1_3b", 2 * 24},                     // attention and MLP outputs only (attention_dropout 0)
+           {"bert_large_pretraining", 1 + 3 * 24}})  // embeddings; probabilities, BertSelfOutput, BertOutput
+  {
+    const auto& build = ModelRegistry::instance().find(name)->factory;
+    const Graph inference = build(ModelParams{}), training = build(train);
+    EXPECT_EQ(dropouts(inference), 0) << name;
+    EXPECT_EQ(dropouts(training), expected) << name;
+    EXPECT_EQ(training.total_cost().params, inference.total_cost().params) << name;
+    EXPECT_EQ(training.total_cost().macs, inference.total_cost().macs) << name;
+  }
+  // Switch: also each feed-forward's activations and the routers' jitter noise (24 routed layers).
+  const zoo::SwitchTransformerConfig c{"switch", 1024, 128, 32, 16384, 24, 24, 2, 4, 64, 32128};
+  const Graph switch_train = zoo::switch_transformer(c, train);
+  EXPECT_GT(dropouts(switch_train), 0);
+  EXPECT_EQ(std::count_if(switch_train.ops().begin(), switch_train.ops().end(),
+                          [](const Op& op) { return op.name.ends_with(".jitter"); }),
+            24);
+  ModelParams decode = train;
+  decode.decode = true;
+  EXPECT_THROW(ModelRegistry::instance().find("gpt2")->factory(decode), std::invalid_argument);
+}
+
 // NeuSight's Switch Transformer configuration (switchxl4.json): every parameter its configuration
 // implies, every second feed-forward layer routed to four experts whose feed-forward runs on
 // batch x capacity tokens, and the LM head tied to the shared embedding.
