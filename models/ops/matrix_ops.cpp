@@ -192,8 +192,8 @@ TensorId fused(Graph& graph, std::string name, const std::vector<TensorId>& inpu
                    {"flops", work.flops},
                    {"params", work.params},
                    {"param_bytes", work.param_bytes},
-                   {"gemms", gemms}};
-  if (work.side_bytes_written > 0) op.attributes["side_bytes_written"] = work.side_bytes_written;
+                   {"gemms", gemms},
+                   {"side_bytes_written", work.side_bytes_written}};
   return finish(graph, std::move(op), std::move(shape), dtype);
 }
 

@@ -17,6 +17,12 @@ class Reader {
     if (const auto* value = std::get_if<std::int64_t>(&it->second)) return *value;
     throw std::invalid_argument(name_ + ": attribute '" + key + "' must be an integer");
   }
+  // A count of something (MACs, bytes, parameters): an integer of at least 0.
+  std::int64_t count(const std::string& key, std::optional<std::int64_t> fallback = std::nullopt) const {
+    const std::int64_t value = integer(key, fallback);
+    if (value < 0) throw std::invalid_argument(name_ + ": attribute '" + key + "' must be a count >= 0");
+    return value;
+  }
   std::vector<std::int64_t> ints(const std::string& key,
                                  std::optional<std::vector<std::int64_t>> fallback = std::nullopt) const {
     const auto it = attributes_.find(key);
@@ -88,12 +94,12 @@ TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::
                        inputs.size() == 4 ? std::optional<TensorId>(inputs[3]) : std::nullopt);
     case OpKind::fused: {
       FusedWork work{read.text("members"),
-                     read.integer("macs"),
-                     read.integer("flops"),
-                     read.integer("params"),
-                     read.integer("param_bytes"),
+                     read.count("macs"),
+                     read.count("flops"),
+                     read.count("params"),
+                     read.count("param_bytes"),
                      {},
-                     read.integer("side_bytes_written", 0)};
+                     read.count("side_bytes_written", 0)};
       const auto gemms = read.ints("gemms");
       if (gemms.size() % 4 != 0) throw std::invalid_argument(name + ": attribute 'gemms' must hold 4 numbers per GEMM");
       for (std::size_t i = 0; i < gemms.size(); i += 4)

@@ -5,6 +5,7 @@
 
 #include "models/export/graphviz.h"
 #include "models/import/scalesim_topology.h"
+#include "models/transforms/fusion.h"
 #include "models/zoo/zoo.h"
 #include "sim/config/config_loader.h"
 #include "sim/graph_io/graph_yaml.h"
@@ -40,6 +41,21 @@ TEST(GraphYaml, EveryZooModelRoundTripsExactly) {
   }
 }
 
+// A training pass's dropouts write their masks, and fused, the fused op carries those bytes: both
+// survive the YAML graph format.
+TEST(GraphYaml, TrainingPassesAndTheirFusedDropoutsRoundTrip) {
+  ModelParams train;
+  train.training = true;
+  const Graph plain = ModelRegistry::instance().find("bert_base_pretraining")->factory(train);
+  for (const Graph& original : {plain, transforms::fuse_elementwise(plain)}) {
+    const std::string text = graph_to_yaml(original);
+    const Graph back = graph_from_yaml(load_config_text(text, "train.yaml"));
+    EXPECT_EQ(graph_to_yaml(back), text);
+    EXPECT_EQ(back.total_cost().bytes_written, original.total_cost().bytes_written);
+  }
+  EXPECT_GT(transforms::fuse_elementwise(plain).total_cost().bytes_written, 0);
+}
+
 TEST(GraphYaml, ChannelsLastInputsKeepTheirLayout) {
   const std::string text =
       "name: g\ninputs: [{name: x, shape: [1, 8, 4, 4], dtype: fp16, layout: nhwc}]\n"
@@ -69,6 +85,10 @@ TEST(GraphYaml, ErrorsPointIntoTheFile) {
   EXPECT_EQ(read_error(head + "  - {name: c, kind: conv2d, inputs: [x]}\n"),
             "g.yaml:4:5: ops[0]: expected an op its inputs and attributes allow, found: c: missing attribute "
             "'out_channels'");
+  EXPECT_EQ(read_error(head + "  - {name: f, kind: fused, inputs: [x], members: relu, macs: -1, flops: 8, params: 0, "
+                              "param_bytes: 0, gemms: [], shape: [1, 8], dtype: fp32}\n"),
+            "g.yaml:4:5: ops[0]: expected an op its inputs and attributes allow, found: f: attribute 'macs' must be a "
+            "count >= 0");
   EXPECT_EQ(read_error("name: g\ninputs: []\nopps: []\n"),
             "g.yaml:1:1: ops: expected key 'ops' (a list of ops), found a mapping without it; did you mean to write "
             "'ops' for 'opps'?");
