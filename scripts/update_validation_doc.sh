@@ -77,7 +77,8 @@ rows = ["| GPU | model, seq, batch | measured ms | predicted ms | error |", "|--
 for r in e2e["rows"]:
     rows.append(f"| {r['gpu']} | {r['config']} | {r['measured_ms']:.1f} | {r['predicted_ms']:.1f} | {r['error_pct']:+.1f} % |")
 body += ("\n\n**End to end** (`dse validate e2e`, FP32, kernel model with the default calibration; "
-         f"\"-fusion\" rows after dse's fusion transforms): MAPE {e2e['mape_pct']:.1f} % over {len(e2e['rows'])} rows.\n\n"
+         f"\"-fusion\" rows after dse's fusion transforms, training rows' forward passes with the training model "
+         f"and its dropouts): MAPE {e2e['mape_pct']:.1f} % over {len(e2e['rows'])} rows.\n\n"
          + "\n".join(rows))
 body += (f"\n\n**FP16 tensor-core GEMMs** (`dse validate gemm`, LLMCompass's A100 80GB measurements, "
          f"{gemm['gpu']} spec, default calibration): MAPE {gemm['mape_pct']:.1f} %, "
