@@ -62,8 +62,11 @@ const std::vector<PublishedCount>& published_counts() {
       {"bert_large", seq(128), 335'141'888, std::nullopt, hf + " (BertModel, bert-large-uncased)"},
       // BertForPreTraining adds the masked-LM transform (D x D + D, layer norm 2D), the decoder's bias
       // (30,522; its weights are the word embeddings') and the next-sentence classifier (2D + 2).
-      {"bert_base_pretraining", seq(128), 110'106'428, std::nullopt, hf + " (BertForPreTraining, bert-base-uncased)"},
-      {"bert_large_pretraining", seq(128), 336'226'108, std::nullopt, hf + " (BertForPreTraining, bert-large-uncased)"},
+      {"bert_base_pretraining", seq(128), 110'106'428, std::nullopt,
+       "Hugging Face Hub, google-bert/bert-base-uncased: its BertForPreTraining checkpoint's safetensors "
+       "parameter count"},
+      {"bert_large_pretraining", seq(128), 336'226'108, std::nullopt,
+       "Hugging Face Hub, google-bert/bert-large-uncased: its BertForPreTraining checkpoint's parameter count"},
       {"gpt2", ModelParams{}, 124'439'808, std::nullopt, hf + " (GPT2LMHeadModel, gpt2)"},
       {"gpt2_medium", ModelParams{}, 354'823'168, std::nullopt, hf + " (gpt2-medium)"},
       {"gpt2_large", ModelParams{}, 774'030'080, std::nullopt, hf + " (gpt2-large)"},
