@@ -42,8 +42,12 @@ std::optional<ModelZoo::Factory> neusight_model(const std::string& name, bool tr
   static const zoo::SwitchTransformerConfig switchxl4{
       "switchxl4_neusight", 1024, 128, 32, 16384, 24, 24, 2, 4, 64, 32128};
   if (name == "switchxl4") return [](const ModelParams& p) { return zoo::switch_transformer(switchxl4, p); };
-  if (training && (name == "bert" || name == "bert_large"))  // NeuSight's traces: cls.predictions, cls.seq_relationship
-    return ModelRegistry::instance().find(name == "bert" ? "bert_base_pretraining" : "bert_large_pretraining")->factory;
+  // NeuSight trains BERT as BertForPreTraining (its training traces end in cls.predictions and
+  // cls.seq_relationship); the decoders train as they run inference.
+  static const std::map<std::string, std::string> training_names = {{"bert", "bert_base_pretraining"},
+                                                                    {"bert_large", "bert_large_pretraining"}};
+  if (const auto trained = training_names.find(name); training && trained != training_names.end())
+    return ModelRegistry::instance().find(trained->second)->factory;
   static const std::map<std::string, std::string> zoo_names = {{"bert", "bert_base"},
                                                                {"gpt2_med", "gpt2_medium"},
                                                                {"gpt3_27", "gpt3_2_7b"},
@@ -120,9 +124,7 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     model.name = parts[0];
     model.params.seq_len = positive_int(parts[2]);
     model.params.batch = positive_int(parts[3]);
-    // A training row's forward pass is the training model's (NeuSight trains BERT as
-    // BertForPreTraining, the decoders as they run inference) with its dropouts active.
-    model.params.training = training;
+    model.params.training = training;  // a training row's forward pass: the training model, its dropouts active
     const std::optional<ModelZoo::Factory> factory = neusight_model(parts[0], training);
     if (!factory) {
       skip("model '" + parts[0] + "' is not in dse's zoo (dse models list)");

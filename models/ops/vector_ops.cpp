@@ -75,30 +75,36 @@ TensorId binary(Graph& graph, std::string name, OpKind kind, TensorId lhs, Tenso
   return finish(graph, std::move(op), shape, dtype);
 }
 
-TensorId elementwise(Graph& graph, std::string name, const std::string& function, const std::vector<TensorId>& inputs,
-                     std::int64_t flops_per_element, std::optional<DType> output_dtype) {
+namespace {
+
+// An elementwise op that writes, besides its result, `side_bytes_per_element` per output element.
+TensorId elementwise_writing(Graph& graph, std::string name, const std::string& function,
+                             const std::vector<TensorId>& inputs, std::int64_t flops_per_element,
+                             std::optional<DType> output_dtype, std::int64_t side_bytes_per_element) {
   if (inputs.empty()) throw std::invalid_argument(name + ": elementwise op without inputs");
   Shape shape = shape_of(graph, inputs[0]);
   for (std::size_t i = 1; i < inputs.size(); ++i) shape = broadcast_shapes(shape, shape_of(graph, inputs[i]), name);
   const DType dtype = output_dtype.value_or(graph.tensor(inputs[0]).dtype);
+  const std::int64_t elements = element_count(shape);
   Op op = start(graph, std::move(name), OpKind::elementwise, inputs);
   op.attributes["function"] = function;
   op.attributes["flops_per_element"] = flops_per_element;
   if (output_dtype) op.attributes["to"] = std::string(dtype_name(*output_dtype));
-  op.cost.flops = checked_mul(flops_per_element, element_count(shape), "the FLOPs of an op");
+  op.cost.flops = checked_mul(flops_per_element, elements, "the FLOPs of an op");
+  op.cost.bytes_written = checked_mul(side_bytes_per_element, elements, "the bytes an op writes");
   return finish(graph, std::move(op), shape, dtype);
 }
 
+}  // namespace
+
+TensorId elementwise(Graph& graph, std::string name, const std::string& function, const std::vector<TensorId>& inputs,
+                     std::int64_t flops_per_element, std::optional<DType> output_dtype) {
+  return elementwise_writing(graph, std::move(name), function, inputs, flops_per_element, output_dtype, 0);
+}
+
 TensorId dropout(Graph& graph, std::string name, TensorId input) {
-  constexpr std::int64_t kFlopsPerElement = 3;  // draw, compare, scale
-  const Shape shape = shape_of(graph, input);
-  const std::int64_t elements = element_count(shape);
-  Op op = start(graph, std::move(name), OpKind::elementwise, {input});
-  op.attributes["function"] = std::string("dropout");
-  op.attributes["flops_per_element"] = kFlopsPerElement;
-  op.cost.flops = checked_mul(kFlopsPerElement, elements, "the FLOPs of an op");
-  op.cost.bytes_written = elements;  // the keep mask, a bool per element
-  return finish(graph, std::move(op), shape, graph.tensor(input).dtype);
+  // Draw, compare, scale; the keep mask is a bool per element.
+  return elementwise_writing(graph, std::move(name), "dropout", {input}, 3, std::nullopt, 1);
 }
 
 TensorId where(Graph& graph, std::string name, TensorId condition, TensorId x, TensorId y) {

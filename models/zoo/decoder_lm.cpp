@@ -23,7 +23,7 @@ Graph decoder_lm(const DecoderLmConfig& config, const ModelParams& p) {
   auto x = ops::gather(g, "token_embed", wte, ids, 0);
   x = ops::add(g, "embed.add_position", x,
                ops::embedding(g, "position_embed", positions, config.position_rows, d, p.dtype));
-  if (p.training && config.embedding_dropout) x = ops::dropout(g, "embed.dropout", x);
+  x = dropped(g, "embed.dropout", x, p.training && config.embedding_dropout);
   // Causal mask over (past + new) keys: a literal, not a parameter.
   const auto mask = g.add_constant("causal_mask", {1, 1, len, past + len}, p.dtype, false);
   for (std::int64_t i = 0; i < config.layers; ++i) {

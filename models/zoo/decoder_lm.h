@@ -30,9 +30,10 @@ struct DecoderLmConfig {
 // Token and position embeddings, `layers` pre-norm blocks (layer norm -> self-attention with a
 // packed QKV projection and the causal mask -> residual; layer norm -> MLP -> residual), a final
 // layer norm and the LM head tied to the token embedding. In training (p.training) the embeddings,
-// the attention probabilities and each sublayer's output are dropped as the configuration says. Prefill processes
-// seq_len tokens (default: all positions) or, with `decode`, seq_len new tokens (default 1) against past_len cached
-// ones (default positions - 1) per layer's KV cache. Graph name: NAME_prefill or NAME_decode.
+// the attention probabilities and each sublayer's output are dropped as the configuration says.
+// Prefill processes seq_len tokens (default: all positions) or, with `decode`, seq_len new tokens
+// (default 1) against past_len cached ones (default positions - 1) per layer's KV cache. Graph name:
+// NAME_prefill or NAME_decode.
 Graph decoder_lm(const DecoderLmConfig& config, const ModelParams& p);
 
 }  // namespace dse::zoo

@@ -52,6 +52,10 @@ TensorId rms_norm(Graph& g, const std::string& name, TensorId x) {
   return ops::mul(g, name + ".weight", g.add_constant(name + ".weight", {s.back()}, dtype), normed);
 }
 
+TensorId dropped(Graph& g, const std::string& name, TensorId x, bool active) {
+  return active ? ops::dropout(g, name, x) : x;
+}
+
 TensorId self_attention(Graph& g, const std::string& name, TensorId x, AttentionShape shape,
                         const AttentionInputs& inputs) {
   const Shape s = g.tensor(x).shape;  // a copy: adding ops reallocates the tensor table
@@ -68,8 +72,8 @@ TensorId self_attention(Graph& g, const std::string& name, TensorId x, Attention
   const auto scale = g.add_constant(name + ".scale", {1}, g.tensor(x).dtype, false);  // 1 / sqrt(head_dim)
   scores = ops::mul(g, name + ".scaled", scores, scale);
   if (inputs.mask) scores = ops::add(g, name + ".masked", scores, *inputs.mask);
-  auto probs = ops::softmax(g, name + ".softmax", scores, -1);
-  if (inputs.dropouts.attention_probs) probs = ops::dropout(g, name + ".probs_dropout", probs);
+  const auto probs = dropped(g, name + ".probs_dropout", ops::softmax(g, name + ".softmax", scores, -1),
+                             inputs.dropouts.attention_probs);
   auto out = ops::matmul(g, name + ".context", probs, v);
   out = ops::transpose(g, name + ".merge", out, {0, 2, 1, 3});
   out = ops::reshape(g, name + ".merge_view", out, {s[0], s[1], d});
@@ -96,13 +100,11 @@ TensorId mlp(Graph& g, const std::string& name, TensorId x, std::int64_t hidden,
 
 TensorId pre_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
                         Activation activation, const AttentionInputs& inputs) {
-  const auto dropped = [&](TensorId y, const std::string& what) {
-    return inputs.dropouts.sublayer_output ? ops::dropout(g, name + "." + what + "_dropout", y) : y;
-  };
+  const bool drop = inputs.dropouts.sublayer_output;
   auto y = self_attention(g, name + ".attn", ops::layernorm(g, name + ".ln1", x), shape, inputs);
-  x = ops::add(g, name + ".residual1", x, dropped(y, "attn"));
+  x = ops::add(g, name + ".residual1", x, dropped(g, name + ".attn_dropout", y, drop));
   y = mlp(g, name + ".mlp", ops::layernorm(g, name + ".ln2", x), hidden, activation);
-  return ops::add(g, name + ".residual2", x, dropped(y, "mlp"));
+  return ops::add(g, name + ".residual2", x, dropped(g, name + ".mlp_dropout", y, drop));
 }
 
 }  // namespace dse::zoo

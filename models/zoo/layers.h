@@ -31,6 +31,8 @@ struct Dropouts {
   bool attention_probs = false;  // on the softmax's probabilities
   bool sublayer_output = false;  // on the attention's and the MLP's outputs, before their residual adds
 };
+// `x` dropped (ops::dropout named `name`) when `active`, else `x` itself.
+TensorId dropped(Graph& g, const std::string& name, TensorId x, bool active);
 struct AttentionInputs {
   std::optional<TensorId> mask;                           // added to the scaled scores
   std::optional<std::pair<TensorId, TensorId>> kv_cache;  // past K, V: [B, H, past, dh]

@@ -16,8 +16,7 @@ TensorId attention(Graph& g, const std::string& name, TensorId x, TensorId kv_so
   const auto v = split_heads(g, name + ".v", ops::linear(g, name + ".v", kv_source, inner, false), {c.heads, c.d_kv});
   auto scores = ops::matmul(g, name + ".scores", q, k, true);
   scores = ops::add(g, name + ".position_bias", scores, bias);
-  auto probs = ops::softmax(g, name + ".softmax", scores, -1);
-  if (training) probs = ops::dropout(g, name + ".probs_dropout", probs);
+  const auto probs = dropped(g, name + ".probs_dropout", ops::softmax(g, name + ".softmax", scores, -1), training);
   auto out = ops::transpose(g, name + ".merge", ops::matmul(g, name + ".context", probs, v), {0, 2, 1, 3});
   out = ops::reshape(g, name + ".merge_view", out, {s[0], s[1], inner});
   return ops::linear(g, name + ".o", out, c.d_model, false);
@@ -26,9 +25,8 @@ TensorId attention(Graph& g, const std::string& name, TensorId x, TensorId kv_so
 // wi -> relu -> wo; in training the activations are dropped before wo (DenseActDense's dropout).
 TensorId dense_act_dense(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c,
                          bool training) {
-  auto h = ops::relu(g, name + ".act", ops::linear(g, name + ".wi", x, c.d_ff, false));
-  if (training) h = ops::dropout(g, name + ".dropout", h);
-  return ops::linear(g, name + ".wo", h, c.d_model, false);
+  const auto h = ops::relu(g, name + ".act", ops::linear(g, name + ".wi", x, c.d_ff, false));
+  return ops::linear(g, name + ".wo", dropped(g, name + ".dropout", h, training), c.d_model, false);
 }
 
 // Top-1 routing (router logits, softmax, argmax, one-hot, the capacity cut by a cumulative sum over
@@ -36,7 +34,8 @@ TensorId dense_act_dense(Graph& g, const std::string& name, TensorId x, const Sw
 // of batch x capacity rows, the expert's feed-forward on the whole buffer, the rows scattered back
 // into a copy of the input; the result scaled by the router probability. In training the router
 // first multiplies its input by uniform noise in [1 - jitter, 1 + jitter] (router_jitter_noise:
-// torch.empty_like(x).uniform_() and a product, two kernels).
+// torch.empty_like(x).uniform_() and a product, two kernels; the draw, which only writes, is built
+// reading x for its shape: one pass of x more than PyTorch moves).
 TensorId sparse_mlp(Graph& g, const std::string& name, TensorId x, const SwitchTransformerConfig& c, bool training) {
   const Shape s = g.tensor(x).shape;  // [B, L, D]
   const DType dtype = g.tensor(x).dtype;
@@ -108,23 +107,21 @@ Graph switch_transformer(const SwitchTransformerConfig& c, const ModelParams& p)
   const auto encoder_bias = position_bias(g, "encoder.block0.attn", len, len, encoder_mask, c, p.dtype);
   // Training drops (dropout_rate) the embeddings, the attention probabilities, the feed-forwards'
   // activations, every sublayer's output before its residual add and each stack's final norm.
-  const auto dropped = [&](TensorId t, const std::string& name) {
-    return p.training ? ops::dropout(g, name + "_dropout", t) : t;
-  };
+  const auto drop = [&](TensorId t, const std::string& name) { return dropped(g, name + "_dropout", t, p.training); };
   const auto feed_forward = [&](const std::string& layer, std::int64_t i, TensorId h) {
     return i % c.sparse_step == 1 ? sparse_mlp(g, layer + ".moe", h, c, p.training)
                                   : dense_act_dense(g, layer + ".mlp", h, c, p.training);
   };
-  auto x = dropped(embed(g, "encoder.embed", shared, ids), "encoder.embed");
+  auto x = drop(embed(g, "encoder.embed", shared, ids), "encoder.embed");
   for (std::int64_t i = 0; i < c.encoder_layers; ++i) {
     const std::string layer = "encoder.block" + std::to_string(i);
     auto h = rms_norm(g, layer + ".ln1", x);
     x = ops::add(g, layer + ".residual1", x,
-                 dropped(attention(g, layer + ".attn", h, h, encoder_bias, c, p.training), layer + ".attn"));
+                 drop(attention(g, layer + ".attn", h, h, encoder_bias, c, p.training), layer + ".attn"));
     h = rms_norm(g, layer + ".ln2", x);
-    x = ops::add(g, layer + ".residual2", x, dropped(feed_forward(layer, i, h), layer + ".ff"));
+    x = ops::add(g, layer + ".residual2", x, drop(feed_forward(layer, i, h), layer + ".ff"));
   }
-  const auto encoded = dropped(rms_norm(g, "encoder.ln_f", x), "encoder.ln_f");
+  const auto encoded = drop(rms_norm(g, "encoder.ln_f", x), "encoder.ln_f");
 
   // Decoder: the causal mask from decoder_attention_mask, [B, 1, L, L]; cross-attention's bias is
   // zeros plus the encoder's mask.
@@ -136,20 +133,20 @@ Graph switch_transformer(const SwitchTransformerConfig& c, const ModelParams& p)
   const auto cross_bias =
       ops::add(g, "decoder.cross_bias", g.add_constant("decoder.cross_zeros", {1, c.heads, len, len}, p.dtype, false),
                encoder_mask);
-  auto y = dropped(embed(g, "decoder.embed", shared, decoder_ids), "decoder.embed");
+  auto y = drop(embed(g, "decoder.embed", shared, decoder_ids), "decoder.embed");
   for (std::int64_t i = 0; i < c.decoder_layers; ++i) {
     const std::string layer = "decoder.block" + std::to_string(i);
     auto h = rms_norm(g, layer + ".ln1", y);
     y = ops::add(g, layer + ".residual1", y,
-                 dropped(attention(g, layer + ".attn", h, h, self_bias, c, p.training), layer + ".attn"));
+                 drop(attention(g, layer + ".attn", h, h, self_bias, c, p.training), layer + ".attn"));
     y = ops::add(
         g, layer + ".residual2", y,
-        dropped(attention(g, layer + ".cross", rms_norm(g, layer + ".ln2", y), encoded, cross_bias, c, p.training),
-                layer + ".cross"));
+        drop(attention(g, layer + ".cross", rms_norm(g, layer + ".ln2", y), encoded, cross_bias, c, p.training),
+             layer + ".cross"));
     h = rms_norm(g, layer + ".ln3", y);
-    y = ops::add(g, layer + ".residual3", y, dropped(feed_forward(layer, i, h), layer + ".ff"));
+    y = ops::add(g, layer + ".residual3", y, drop(feed_forward(layer, i, h), layer + ".ff"));
   }
-  y = dropped(rms_norm(g, "decoder.ln_f", y), "decoder.ln_f");
+  y = drop(rms_norm(g, "decoder.ln_f", y), "decoder.ln_f");
   // Tied embeddings: the output is scaled by d_model^-0.5 before the LM head (the shared table).
   y = ops::mul(g, "decoder.scale", y, g.add_constant("decoder.model_dim_scale", {1}, p.dtype, false));
   ops::matmul(g, "lm_head", y, shared, true);

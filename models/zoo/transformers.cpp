@@ -22,13 +22,13 @@ using zoo::AttentionShape;
 // training (BertSelfOutput, BertOutput).
 TensorId post_norm_block(Graph& g, const std::string& name, TensorId x, AttentionShape shape, std::int64_t hidden,
                          const AttentionInputs& inputs) {
-  const auto dropped = [&](TensorId y, const std::string& what) {
-    return inputs.dropouts.sublayer_output ? ops::dropout(g, name + "." + what + "_dropout", y) : y;
-  };
+  const bool drop = inputs.dropouts.sublayer_output;
   auto y = zoo::self_attention(g, name + ".attn", x, shape, inputs);
-  x = ops::layernorm(g, name + ".ln1", ops::add(g, name + ".residual1", x, dropped(y, "attn")));
+  x = ops::layernorm(g, name + ".ln1",
+                     ops::add(g, name + ".residual1", x, zoo::dropped(g, name + ".attn_dropout", y, drop)));
   y = zoo::mlp(g, name + ".mlp", x, hidden, OpKind::gelu);
-  return ops::layernorm(g, name + ".ln2", ops::add(g, name + ".residual2", x, dropped(y, "mlp")));
+  return ops::layernorm(g, name + ".ln2",
+                        ops::add(g, name + ".residual2", x, zoo::dropped(g, name + ".mlp_dropout", y, drop)));
 }
 
 Graph vit_b16(const ModelParams& p) {
@@ -74,7 +74,7 @@ Graph bert(const BertSize& size, const ModelParams& p, bool pretraining = false)
   x = ops::add(g, "embed.add_type", x, ops::embedding(g, "type_embed", types, 2, d, p.dtype));
   x = ops::add(g, "embed.add_position", x, ops::embedding(g, "position_embed", positions, 512, d, p.dtype));
   x = ops::layernorm(g, "embed.ln", x);
-  if (p.training) x = ops::dropout(g, "embed.dropout", x);
+  x = zoo::dropped(g, "embed.dropout", x, p.training);
   const AttentionInputs inputs{mask, std::nullopt, {p.training, p.training}};
   for (std::int64_t i = 0; i < size.layers; ++i)
     x = post_norm_block(g, "layer" + std::to_string(i), x, {size.heads, d / size.heads}, 4 * d, inputs);
