@@ -110,6 +110,24 @@ OpCategory op_category(const Op& op) {
 }
 
 bool is_matrix_op(OpKind kind) { return op_category(kind) == OpCategory::matrix; }
+
+bool is_elementwise(OpKind kind) {
+  if (op_category(kind) != OpCategory::vector) return false;
+  switch (kind) {
+    case OpKind::maxpool:
+    case OpKind::avgpool:
+    case OpKind::global_avgpool:
+    case OpKind::global_maxpool:
+    case OpKind::reduce_mean:
+    case OpKind::reduce_sum:
+    case OpKind::reduce_max:
+    case OpKind::softmax:
+    case OpKind::layernorm:
+    case OpKind::groupnorm:
+    case OpKind::fused: return false;
+    default: return true;
+  }
+}
 int op_flops_per_element(OpKind kind) { return info(kind).flops_per_element; }
 
 double OpCost::arithmetic_intensity() const {

@@ -101,6 +101,10 @@ struct Op;
 OpCategory op_category(const Op& op);
 std::string_view op_category_name(OpCategory category);
 bool is_matrix_op(OpKind kind);
+// Elementwise: each output element from the same-position elements of its inputs (activations,
+// arithmetic, casts, batch norm with folded statistics); not pools, reductions, normalisations over
+// a row or group, softmax, or fused ops.
+bool is_elementwise(OpKind kind);
 // Arithmetic per output element of vector ops (0 for matrix ops, data movement and views).
 int op_flops_per_element(OpKind kind);
 

@@ -29,24 +29,6 @@ struct Uses {
   }
 };
 
-bool is_elementwise(OpKind kind) {
-  if (op_category(kind) != OpCategory::vector) return false;
-  switch (kind) {
-    case OpKind::maxpool:
-    case OpKind::avgpool:
-    case OpKind::global_avgpool:
-    case OpKind::global_maxpool:
-    case OpKind::reduce_mean:
-    case OpKind::reduce_sum:
-    case OpKind::reduce_max:
-    case OpKind::softmax:
-    case OpKind::layernorm:
-    case OpKind::groupnorm:
-    case OpKind::fused: return false;
-    default: return true;
-  }
-}
-
 // Replaces groups of ops (each in topological order; only its last op's output may be used outside
 // it) by one op made by `make_group`; other ops are rebuilt as they are.
 using MakeGroup = std::function<TensorId(Graph& out, const Graph& in, const std::vector<OpId>& group,

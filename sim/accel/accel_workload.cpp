@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <variant>
 
 namespace dse {
 
@@ -55,6 +56,35 @@ std::vector<bool> feature_maps(const Graph& graph) {
     }
   }
   return maps;
+}
+
+// Whether `op` works row by row on its output's rows (the last dimension; channels for feature
+// maps), each row needing only the same rows of its activation inputs: elementwise ops on inputs of
+// the output's size, layer norm and batch norm (inference: a per-channel affine), softmax along the
+// last axis, and a matmul of one activation by constant weights (a linear layer: each output row
+// needs one input row). Pools, reductions, group norm, fused ops, data movement and products of two
+// activations (attention's) are not.
+bool works_row_by_row(const Graph& graph, const Op& op) {
+  const Tensor& out = graph.tensor(op.output);
+  std::vector<const Tensor*> activations;
+  for (const TensorId input : op.inputs)
+    if (!graph.tensor(input).constant) activations.push_back(&graph.tensor(input));
+  if (activations.empty()) return false;
+  if (op.kind == OpKind::matmul)
+    return activations.size() == 1 && !graph.tensor(op.inputs[0]).constant && out.shape.size() >= 2 &&
+           activations[0]->shape.size() == out.shape.size() &&
+           activations[0]->elements() / activations[0]->shape.back() == out.elements() / out.shape.back();
+  if (op.kind == OpKind::softmax) {
+    const auto axis = op.attributes.find("axis");
+    return axis != op.attributes.end() && std::holds_alternative<std::int64_t>(axis->second) &&
+           std::get<std::int64_t>(axis->second) == static_cast<std::int64_t>(out.shape.size()) - 1 &&
+           activations.size() == 1;
+  }
+  if (op.kind == OpKind::layernorm) return activations.size() == 1;
+  if (!is_elementwise(op.kind)) return false;
+  for (const Tensor* input : activations)
+    if (input->elements() != out.elements()) return false;
+  return true;
 }
 
 }  // namespace
@@ -111,6 +141,10 @@ AccelWorkload make_accel_workload(const Graph& graph, int batch) {
     }
     out.tensors.push_back(tensor_of(op.output, index));
     a.output = static_cast<int>(out.tensors.size() - 1);
+    if (works_row_by_row(graph, op)) {
+      const AccelTensor& t = out.tensors[a.output];
+      if (t.row_bytes > 0) a.row_slices = std::max<std::int64_t>(1, static_cast<std::int64_t>(t.bytes) / t.row_bytes);
+    }
     slot[op.output] = a.output;
     out.ops.push_back(std::move(a));
   }

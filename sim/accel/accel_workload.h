@@ -35,11 +35,16 @@ struct AccelOp {
   std::vector<bool> repeated;   // per input: the same tensor appeared earlier in `inputs`
   int output = -1;
   int dtype_bytes = 2;
+  // The most slices its work splits into along the rows of its output (AccelTensor::row_bytes)
+  // with every slice independent of the others: its rows when it works row by row (elementwise
+  // ops on equally sized activations, layer norm and softmax along the row, a matmul of one
+  // activation by constant weights), 0 when only whole samples of the batch are independent.
+  std::int64_t row_slices = 0;
 };
 
 struct AccelWorkload {
   std::string name;
-  int batch = 1;  // samples per pass: fusion may run a group in slices of the batch
+  int batch = 1;  // samples per pass: fusion may run a group in slices of the batch (or of rows)
   std::vector<AccelOp> ops;
   std::vector<AccelTensor> tensors;
   std::vector<std::vector<int>> last_read_by;  // per op: tensors made by ops whose last reader it is

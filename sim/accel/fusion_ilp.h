@@ -10,7 +10,7 @@
 // at every op the occupying tensors fit in half the on-chip memory (the other plans' capacity);
 // z(i) >= compute (or network) time and z(i) >= its DRAM bytes / bandwidth, the bytes linear in e and
 // w. Objective: the sum of z + u x first tiles / bandwidth, which bounds the other plans' op time from
-// above (they pay min(bytes, first tiles)); the solution is then timed exactly. No batch slicing.
+// above (they pay min(bytes, first tiles)); the solution is then timed exactly. No batch or row slicing.
 //
 // GLPK is not thread-safe: calls are serialised. Solves stop after `time_limit_s` with the best
 // solution found (`proven_optimal` false).

@@ -66,8 +66,10 @@ class GroupScanner {
       d.out_bytes = out.bytes;
       d.out_dram = out.bytes * layout[op.output] * map.output_factor;
       d.weight_dram = map.weight_dram_bytes;
+      d.weight_bytes = op.weight_bytes;
       d.floor_s = std::max(map.compute_s, map.noc_bytes * inv_noc_bw);
       d.startup_bytes = map.startup_bytes;
+      d.max_slices = std::max<std::int64_t>(batch_, op.row_slices);
       for (const int t : workload.last_read_by[j])
         releases_.push_back({workload.tensors[t].producer, workload.tensors[t].bytes});
       release_begin_[j + 1] = static_cast<int>(releases_.size());
@@ -80,13 +82,14 @@ class GroupScanner {
     cost_ = 0;
     live_ = 0;
     slices_ = 1;
+    slice_limit_ = std::numeric_limits<std::int64_t>::max();
   }
 
   // Adds op `j` (the op after the group's last). Returns false when the group no longer fits on
   // chip; the group then must not be used (the caller stops growing it).
   bool extend(int j) {
     const OpData& d = ops_[j];
-    double dram = d.weight_dram * slices_;
+    double dram = weight_traffic(d, static_cast<double>(slices_));
     for (int i = d.input_begin; i < d.input_end; ++i) {
       const InputRef& in = inputs_[i];
       if (in.producer >= first_) {  // made in this group: on chip
@@ -102,21 +105,23 @@ class GroupScanner {
     cost_ += time_[j];
 
     live_ += d.out_bytes;
-    bool fits = true;
-    if (j > first_ && live_ > capacity_ * slices_) {
-      // Run the group in batch slices small enough for its tensors to fit; every slice reads the
-      // group's weights again.
-      const int slices = static_cast<int>(std::ceil(live_ / capacity_));
-      if (slices > batch_) {
+    // A group slices along its rows while every op in it works row by row, else by samples.
+    slice_limit_ = std::min(slice_limit_, d.max_slices);
+    bool fits = slices_ <= slice_limit_;
+    if (fits && j > first_ && live_ > capacity_ * slices_) {
+      // Run the group in slices small enough for its tensors to fit; every slice reads the group's
+      // weights (weight_traffic).
+      const double slices = std::ceil(live_ / capacity_);
+      if (slices > static_cast<double>(slice_limit_)) {
         fits = false;
       } else {
         for (int p = first_; p <= j; ++p) {
           cost_ -= time_[p];
-          dram_[p] += ops_[p].weight_dram * (slices - slices_);
+          dram_[p] += weight_traffic(ops_[p], slices) - weight_traffic(ops_[p], static_cast<double>(slices_));
           time_[p] = op_time(p);
           cost_ += time_[p];
         }
-        slices_ = slices;
+        slices_ = static_cast<std::int64_t>(slices);
       }
     }
     for (int r = release_begin_[j]; r < release_begin_[j + 1]; ++r)
@@ -135,9 +140,12 @@ class GroupScanner {
     int input_begin = 0, input_end = 0;
     int readers = 0;              // ops that read the output
     bool escapes_anyway = false;  // a graph output
-    double out_bytes = 0, out_dram = 0, weight_dram = 0;
-    double floor_s = 0;  // max(compute, network) time
+    double out_bytes = 0, out_dram = 0;
+    double weight_dram = 0;   // alone: its constants times the re-reads its own tiling needs
+    double weight_bytes = 0;  // its constants once
+    double floor_s = 0;       // max(compute, network) time
     double startup_bytes = 0;
+    std::int64_t max_slices = 1;  // its rows when it works row by row (at least the batch), else the batch
   };
   struct InputRef {
     int producer;
@@ -149,6 +157,14 @@ class GroupScanner {
     int producer;
     double bytes;
   };
+
+  // The DRAM bytes of op d's constants when its group runs in `slices` slices (of samples or rows,
+  // both rows of a GEMM's A and C): every slice reads them all once, and a GEMM whose own tiling
+  // already streams its weights once per block of rows pays nothing more until the slices outnumber
+  // those passes.
+  static double weight_traffic(const OpData& d, double slices) {
+    return std::max(d.weight_dram, d.weight_bytes * slices);
+  }
 
   // Op p's output no longer leaves the group: it writes nothing to DRAM.
   void settle(int p) {
@@ -173,7 +189,8 @@ class GroupScanner {
   double capacity_ = 0, inv_dram_bw_ = 0;
   int first_ = 0;
   double cost_ = 0, live_ = 0;
-  int slices_ = 1;
+  std::int64_t slices_ = 1;
+  std::int64_t slice_limit_ = std::numeric_limits<std::int64_t>::max();  // the fewest max_slices in the group
 };
 
 // The ops timed under a partition (`starts`: first op of each group), with `scan` built for them.

@@ -5,8 +5,10 @@
 // that is not a graph output); tensors that leave the group are still written once. A group is
 // feasible while the tensors it has produced and still needs fit in half the on-chip memory (the
 // global buffer, or all L1s together without one; the other half holds the ops' tiles); when they
-// do not, the group runs its batch in the fewest slices for which they do (each slice reading the
-// group's weights again), and is infeasible when one sample's tensors do not fit. Each op
+// do not, the group runs in the fewest slices for which they do (each slice reading all of the
+// group's weights, which a GEMM tiled along its rows already streams once per block of rows):
+// slices of its batch, infeasible when one sample's tensors do not fit, or, when
+// every op in it works row by row (AccelOp::row_slices), slices of its rows (tokens). Each op
 // then takes max(compute, its DRAM bytes / bandwidth, network bytes / bandwidth) plus the time to
 // fetch its first tiles, and the ops of a group run one after another.
 //

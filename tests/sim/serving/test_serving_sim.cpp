@@ -161,10 +161,12 @@ TEST(ServingSim, PowerNeverStaysAboveTheCapLongerThanThePeriodAllows) {
     ASSERT_TRUE(t.power_cap_w);
     ASSERT_FALSE(t.actions.empty()) << governor;
     // Every action on a reading over the cap steps a knob down (none is at its floor here).
-    for (const GovernorAction& a : t.actions)
-      if (a.reading_w > *t.power_cap_w)
+    for (const GovernorAction& a : t.actions) {
+      if (a.reading_w > *t.power_cap_w) {
         EXPECT_TRUE(a.batch_after < a.batch_before || a.clock_after_mhz < a.clock_before_mhz)
             << governor << " at " << a.time_s << " s";
+      }
+    }
     // Actions come every period (plus the batch running when it passes).
     double longest_batch_s = 0;
     for (const ServedBatch& b : t.batches) longest_batch_s = std::max(longest_batch_s, b.end_s - b.start_s);
