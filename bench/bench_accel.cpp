@@ -3,14 +3,16 @@
 //     given the prepared graph: <= 50 us wall;
 //   efficientnet_b0_designs/T: complete EfficientNet-B0 design evaluations (mapping of every layer,
 //     exact fusion, area and power) over a fixed list of varied designs on T TBB threads:
-//     >= 20,000 designs/s on 2 cores; the 1- vs 2-thread ratio is the scaling.
-// Run: build/bench/bench_accel
+//     >= 20,000 designs/s on 2 cores; the 1- vs 2-thread ratio is the scaling;
+//   reference_priority_queue_3m: a fixed workload to compare machines by (bench/reference_workload.h).
+// Run: build/bench/bench_accel   (the ratios to the reference are what carry across machines)
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
 
+#include "bench/reference_workload.h"
 #include "models/zoo/zoo.h"
 #include "sim/accel/accel_evaluator.h"
 #include "sim/config/config_loader.h"
@@ -78,6 +80,9 @@ void efficientnet_b0_designs(benchmark::State& state) {
   state.counters["ops_per_design"] = static_cast<double>(workload.ops.size());
 }
 BENCHMARK(efficientnet_b0_designs)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+using dse::bench::reference_priority_queue_3m;
+BENCHMARK(reference_priority_queue_3m)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

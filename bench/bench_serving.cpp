@@ -4,15 +4,12 @@
 //                       preferred 16/32/64, 2 ms queue delay); target <= 10 s wall on one core.
 //                       Includes reading the config and simulating each distinct batch's pass.
 //   reference_priority_queue_3m   a bare std::priority_queue of 3,000,000 pushes and pops, a fixed
-//                       workload to compare machines by (the serving run's events are of that order)
+//                       workload to compare machines by (bench/reference_workload.h; the serving
+//                       run's events are of that order)
 // Run: build/bench/bench_serving   (the ratio of the two is what to compare across machines)
 #include <benchmark/benchmark.h>
 
-#include <cstdint>
-#include <functional>
-#include <queue>
-#include <vector>
-
+#include "bench/reference_workload.h"
 #include "sim/config/config_loader.h"
 #include "sim/run/simulation.h"
 
@@ -44,28 +41,7 @@ void serving_resnet50_dynamic_1m(benchmark::State& state) {
 }
 BENCHMARK(serving_resnet50_dynamic_1m)->Unit(benchmark::kMillisecond)->Iterations(3);
 
-void reference_priority_queue_3m(benchmark::State& state) {
-  for (auto _ : state) {
-    struct Item {
-      std::int64_t time;
-      std::uint64_t sequence;
-      std::function<void()> action;
-      bool operator>(const Item& other) const { return time > other.time; }
-    };
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
-    std::int64_t sum = 0;
-    std::uint64_t x = 88172645463325252ull;
-    for (std::uint64_t i = 0; i < 3'000'000; ++i) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      heap.push({static_cast<std::int64_t>(x % 1'000'000'000), i, [&sum] { ++sum; }});
-      if (heap.size() > 64) {
-        heap.top().action();
-        heap.pop();
-      }
-    }
-    benchmark::DoNotOptimize(sum);
-  }
-}
+using dse::bench::reference_priority_queue_3m;
 BENCHMARK(reference_priority_queue_3m)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace

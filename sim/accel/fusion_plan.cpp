@@ -112,17 +112,10 @@ class GroupScanner {
       // Run the group in slices small enough for its tensors to fit; every slice reads the group's
       // weights (weight_traffic).
       const double slices = std::ceil(live_ / capacity_);
-      if (slices > static_cast<double>(slice_limit_)) {
+      if (slices > static_cast<double>(slice_limit_))
         fits = false;
-      } else {
-        for (int p = first_; p <= j; ++p) {
-          cost_ -= time_[p];
-          dram_[p] += weight_traffic(ops_[p], slices) - weight_traffic(ops_[p], static_cast<double>(slices_));
-          time_[p] = op_time(p);
-          cost_ += time_[p];
-        }
-        slices_ = static_cast<std::int64_t>(slices);
-      }
+      else
+        reslice(j, slices);
     }
     for (int r = release_begin_[j]; r < release_begin_[j + 1]; ++r)
       if (releases_[r].producer >= first_) live_ -= releases_[r].bytes;
@@ -164,6 +157,18 @@ class GroupScanner {
   // those passes.
   static double weight_traffic(const OpData& d, double slices) {
     return std::max(d.weight_dram, d.weight_bytes * slices);
+  }
+
+  // The group [first_, j] now runs in `slices` slices: its ops read their weights that often. Kept
+  // out of line: extend() runs in the dynamic program's inner loop, and this rarely.
+  [[gnu::noinline]] void reslice(int j, double slices) {
+    for (int p = first_; p <= j; ++p) {
+      cost_ -= time_[p];
+      dram_[p] += weight_traffic(ops_[p], slices) - weight_traffic(ops_[p], static_cast<double>(slices_));
+      time_[p] = op_time(p);
+      cost_ += time_[p];
+    }
+    slices_ = static_cast<std::int64_t>(slices);
   }
 
   // Op p's output no longer leaves the group: it writes nothing to DRAM.
