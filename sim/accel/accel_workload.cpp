@@ -74,12 +74,9 @@ bool works_row_by_row(const Graph& graph, const Op& op) {
     return activations.size() == 1 && !graph.tensor(op.inputs[0]).constant && out.shape.size() >= 2 &&
            activations[0]->shape.size() == out.shape.size() &&
            activations[0]->elements() / activations[0]->shape.back() == out.elements() / out.shape.back();
-  if (op.kind == OpKind::softmax) {
-    const auto axis = op.attributes.find("axis");
-    return axis != op.attributes.end() && std::holds_alternative<std::int64_t>(axis->second) &&
-           std::get<std::int64_t>(axis->second) == static_cast<std::int64_t>(out.shape.size()) - 1 &&
-           activations.size() == 1;
-  }
+  if (op.kind == OpKind::softmax)  // ops::softmax records its axis, normalised
+    return activations.size() == 1 &&
+           std::get<std::int64_t>(op.attributes.at("axis")) == static_cast<std::int64_t>(out.shape.size()) - 1;
   if (op.kind == OpKind::layernorm) return activations.size() == 1;
   if (!is_elementwise(op.kind)) return false;
   for (const Tensor* input : activations)

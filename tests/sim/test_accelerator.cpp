@@ -311,8 +311,9 @@ TEST(Fusion, RowByRowGroupsSliceAlongTokens) {
   const FusionResult alone = alone_but(0, 0);
   const FusionResult mlp = alone_but(fc1, fc2);
   EXPECT_TRUE(mlp.feasible);
-  // Its nine intermediate activations (6 MiB each) stay on chip; fc1's and fc2's weights are read
-  // once per token slice.
+  // Its nine intermediate activations (1,024 x 3,072 bf16: 6 MiB each) are neither written nor read
+  // back; fc1 and fc2 read their 768 x 3,072 bf16 weights once per token slice, where alone their
+  // own tiling already streams them several times: the bound allows each four passes more.
   EXPECT_LT(mlp.dram_bytes, alone.dram_bytes - 9 * 2 * (6 << 20) + 4 * 2 * (768 * 3072 * 2));
   EXPECT_LT(mlp.latency_s, alone.latency_s);
   EXPECT_FALSE(alone_but(scores, scores + 1).feasible);
