@@ -31,7 +31,8 @@ struct ValidateOptions {
   bool leave_one_out = false;
   std::string predictions_file;
   std::string save_calibration;
-  std::string output;  // HDF5 for `dse report`
+  std::string calibration_file;  // predict with this calibration instead of the defaults
+  std::string output;            // HDF5 for `dse report`
   OutputMode mode;
 };
 
@@ -151,7 +152,11 @@ int validate_kernels(const ValidateOptions& options) {
 
   std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
   if (!options.output.empty()) output.emplace(options.output);
-  KernelCalibration calibration;
+  // A saved calibration (--save-calibration's or dse calibrate's file) replaces the defaults; the
+  // CLI refuses it beside --fit and --leave-one-out, which fit from the defaults.
+  KernelCalibration calibration = options.calibration_file.empty()
+                                      ? KernelCalibration{}
+                                      : read_kernel_calibration(load_config_file(options.calibration_file));
   // One GPU's rows alone say little about some parameters: they are fitted with a prior at the
   // defaults (every GPU's fit) on 80 % of the rows, and the other 20 % report the held-out error.
   std::optional<OneGpuFit> one_gpu;
@@ -163,6 +168,7 @@ int validate_kernels(const ValidateOptions& options) {
   }
   const ErrorTable table = evaluate(devices, calibration);
   nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
+  if (!options.calibration_file.empty()) json["calibration_file"] = options.calibration_file;
   if (one_gpu) {
     json["held_out"] = {{"fitted_rows", one_gpu->fitted_rows},
                         {"held_out_rows", one_gpu->held_out_rows},
@@ -181,9 +187,10 @@ int validate_kernels(const ValidateOptions& options) {
   for (const auto& [name, device] : devices) json["clocks_mhz"][name] = clocks_json(device.spec, calibration);
   if (!options.mode.quiet) {
     print_table(options.mode.human(),
-                one_gpu       ? "calibrated, every row (fitted and held out):"
-                : options.fit ? "fitted on every device:"
-                              : "default calibration:",
+                one_gpu                             ? "calibrated, every row (fitted and held out):"
+                : options.fit                       ? "fitted on every device:"
+                : !options.calibration_file.empty() ? "calibration " + options.calibration_file + ":"
+                                                    : "default calibration:",
                 table);
     print_clocks(options.mode.human(), json["clocks_mhz"]);
   }
@@ -217,9 +224,11 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.save_calibration.empty()) {
     std::vector<std::string> fitted_on;
     for (const auto& [name, device] : devices) fitted_on.push_back(name);
-    write_file_atomically(
-        options.save_calibration,
-        kernel_calibration_yaml(calibration, fitted_on, options.fit ? "dse validate kernels --fit" : "dse defaults"));
+    write_file_atomically(options.save_calibration,
+                          kernel_calibration_yaml(calibration, fitted_on,
+                                                  options.fit                         ? "dse validate kernels --fit"
+                                                  : !options.calibration_file.empty() ? options.calibration_file
+                                                                                      : "dse defaults"));
   }
   if (!options.predictions_file.empty())
     write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
@@ -401,6 +410,14 @@ Subcommand add_validate_command(CLI::App& app) {
       ->type_name("FILE.yaml");
   kernels->add_option("--predictions", options->predictions_file, "Write every row's prediction to this CSV")
       ->type_name("FILE.csv");
+  kernels
+      ->add_option("--calibration", options->calibration_file,
+                   "Predict with this calibration (a file --save-calibration or dse calibrate wrote) instead of the "
+                   "defaults")
+      ->type_name("FILE.yaml")
+      ->check(CLI::ExistingFile)
+      ->excludes("--fit")
+      ->excludes("--leave-one-out");
   kernels
       ->add_option("--output", options->output,
                    "Write every row, its prediction and (with --leave-one-out) its held-out prediction as HDF5 for "

@@ -171,6 +171,35 @@ TEST(Cli, ValidateKernelsRefusesRowsItCannotUse) {
       << one.err;
 }
 
+TEST(Cli, ValidateKernelsPredictsWithASavedCalibration) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/neusight/test_ln.csv";
+  const fs::path saved = fs::temp_directory_path() / ("dse_saved_cal_" + std::to_string(::getpid()) + ".yaml");
+  // The defaults saved and read back predict what the defaults do.
+  const CliResult defaults = run_dse("validate kernels " + ref + " --json -q --save-calibration " + saved.string());
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  const CliResult again = run_dse("validate kernels " + ref + " --json -q --calibration " + saved.string());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const auto before = nlohmann::json::parse(defaults.out), after = nlohmann::json::parse(again.out);
+  EXPECT_EQ(after["devices"], before["devices"]);
+  EXPECT_EQ(after["calibration_file"], saved.string());
+  // A file's parameters replace the defaults: a 1 ms harness floor makes every short row slow.
+  std::ofstream(saved) << "calibration: kernel_timer\nparameters: {timing_floor_us: 1000}\n";
+  const CliResult slow = run_dse("validate kernels " + ref + " --json -q --calibration " + saved.string());
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  const auto json = nlohmann::json::parse(slow.out);
+  EXPECT_DOUBLE_EQ(json["calibration"]["timing_floor_us"].get<double>(), 1000);
+  EXPECT_GT(json["devices"]["t4"]["ln"]["mape_pct"].get<double>(),
+            before["devices"]["t4"]["ln"]["mape_pct"].get<double>() + 20);
+  // A fit starts from the defaults: a saved calibration beside it is refused, as is a bad file.
+  EXPECT_EQ(run_dse("validate kernels " + ref + " --fit --calibration " + saved.string()).exit_code, 2);
+  std::ofstream(saved) << "calibration: kernel_timer\nparameters: {timing_floor_us: -3}\n";
+  const CliResult bad = run_dse("validate kernels " + ref + " --calibration " + saved.string());
+  fs::remove(saved);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(saved.string() + ":2:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("timing_floor_us: expected a number in [0, 100000], found -3"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, ValidateE2eNamesTheCellOfABadConfigOrLatency) {
   const fs::path csv = fs::temp_directory_path() / ("dse_bad_e2e_" + std::to_string(::getpid()) + ".csv");
   const std::string header = "device,config,num_layer,e2e_latency_ms\n";
