@@ -154,9 +154,20 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.output.empty()) output.emplace(options.output);
   // A saved calibration (--save-calibration's or dse calibrate's file) replaces the defaults; the
   // CLI refuses it beside --fit and --leave-one-out, which fit from the defaults.
-  KernelCalibration calibration = options.calibration_file.empty()
-                                      ? KernelCalibration{}
-                                      : read_kernel_calibration(load_config_file(options.calibration_file));
+  KernelCalibration calibration;
+  if (!options.calibration_file.empty()) {
+    const ConfigNode root = load_config_file(options.calibration_file);
+    calibration = read_kernel_calibration(root);
+    // A fit to one GPU's kernels describes that GPU (device.calibration refuses it elsewhere); here
+    // predicting other GPUs with it is a question worth asking, so it is said, not refused.
+    const auto fitted_on = kernel_calibration_fitted_on(root);
+    std::vector<std::string> others;
+    for (const auto& [name, device] : devices)
+      if (fitted_on.size() == 1 && name != fitted_on.front()) others.push_back(name);
+    if (!others.empty())
+      fmt::print(stderr, "dse: warning: {} was fitted on {} only; the rows of {} are predicted with it too\n",
+                 options.calibration_file, fitted_on.front(), join_names(others));
+  }
   // One GPU's rows alone say little about some parameters: they are fitted with a prior at the
   // defaults (every GPU's fit) on 80 % of the rows, and the other 20 % report the held-out error.
   std::optional<OneGpuFit> one_gpu;

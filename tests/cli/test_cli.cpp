@@ -190,6 +190,15 @@ TEST(Cli, ValidateKernelsPredictsWithASavedCalibration) {
   EXPECT_DOUBLE_EQ(json["calibration"]["timing_floor_us"].get<double>(), 1000);
   EXPECT_GT(json["devices"]["t4"]["ln"]["mape_pct"].get<double>(),
             before["devices"]["t4"]["ln"]["mape_pct"].get<double>() + 20);
+  // A fit to one GPU describes that GPU: predicting others with it is said.
+  std::ofstream(saved) << "calibration: kernel_timer\nfitted_on: [t4]\nparameters: {timing_floor_us: 20}\n";
+  const CliResult t4_only = run_dse("validate kernels " + ref + " -q --calibration " + saved.string());
+  EXPECT_EQ(t4_only.exit_code, 0) << t4_only.err;
+  EXPECT_NE(
+      t4_only.err.find(
+          "was fitted on t4 only; the rows of a100_pcie_40gb, l4, p100_pcie, p4, v100_pcie are predicted with it too"),
+      std::string::npos)
+      << t4_only.err;
   // A fit starts from the defaults: a saved calibration beside it is refused, as is a bad file.
   EXPECT_EQ(run_dse("validate kernels " + ref + " --fit --calibration " + saved.string()).exit_code, 2);
   std::ofstream(saved) << "calibration: kernel_timer\nparameters: {timing_floor_us: -3}\n";
