@@ -199,6 +199,16 @@ TEST(Cli, ValidateKernelsPredictsWithASavedCalibration) {
           "was fitted on t4 only; the rows of a100_pcie_40gb, l4, p100_pcie, p4, v100_pcie are predicted with it too"),
       std::string::npos)
       << t4_only.err;
+  // Saved again, it keeps the GPUs it was fitted on, not the rows' it was checked on.
+  const fs::path resaved = saved.string() + ".again.yaml";
+  ASSERT_EQ(run_dse("validate kernels " + ref + " -q --calibration " + saved.string() + " --save-calibration " +
+                    resaved.string())
+                .exit_code,
+            0);
+  std::ifstream resaved_file(resaved);
+  const std::string resaved_text((std::istreambuf_iterator<char>(resaved_file)), std::istreambuf_iterator<char>());
+  fs::remove(resaved);
+  EXPECT_NE(resaved_text.find("fitted_on: [t4]"), std::string::npos) << resaved_text;
   // A fit starts from the defaults: a saved calibration beside it is refused, as is a bad file.
   EXPECT_EQ(run_dse("validate kernels " + ref + " --fit --calibration " + saved.string()).exit_code, 2);
   std::ofstream(saved) << "calibration: kernel_timer\nparameters: {timing_floor_us: -3}\n";
