@@ -155,14 +155,15 @@ int validate_kernels(const ValidateOptions& options) {
   // A saved calibration (--save-calibration's or dse calibrate's file) replaces the defaults; the
   // CLI refuses it beside --fit and --leave-one-out, which fit from the defaults.
   KernelCalibration calibration;
-  std::vector<std::string> file_fitted_on;  // the file's GPUs, which --save-calibration passes on
-  if (!options.calibration_file.empty()) {
+  std::vector<std::string> fitted_on;  // what --save-calibration records: the file's GPUs, else the rows'
+  if (options.calibration_file.empty()) {
+    for (const auto& [name, device] : devices) fitted_on.push_back(name);
+  } else {
     const ConfigNode root = load_config_file(options.calibration_file);
     calibration = read_kernel_calibration(root);
+    fitted_on = kernel_calibration_fitted_on(root);
     // A fit to one GPU's kernels describes that GPU (device.calibration refuses it elsewhere); here
     // predicting other GPUs with it is a question worth asking, so it is said, not refused.
-    const auto fitted_on = kernel_calibration_fitted_on(root);
-    file_fitted_on = fitted_on;
     std::vector<std::string> others;
     for (const auto& [name, device] : devices)
       if (fitted_on.size() == 1 && name != fitted_on.front()) others.push_back(name);
@@ -235,9 +236,6 @@ int validate_kernels(const ValidateOptions& options) {
   for (auto& report : floors) report.model = evaluate(report.grouped, calibration);
 
   if (!options.save_calibration.empty()) {
-    std::vector<std::string> fitted_on = file_fitted_on;
-    if (options.calibration_file.empty())
-      for (const auto& [name, device] : devices) fitted_on.push_back(name);
     write_file_atomically(options.save_calibration,
                           kernel_calibration_yaml(calibration, fitted_on,
                                                   options.fit                         ? "dse validate kernels --fit"

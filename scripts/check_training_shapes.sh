@@ -28,6 +28,8 @@ for r in csv.DictReader(open(sys.argv[1])):
 def cell(pairs):
     mape = lambda v: 100 * statistics.mean(abs(p / m - 1) for m, p in v)
     long = [x for x in pairs if x[0] >= 0.1]
+    if not long:
+        return f"{mape(pairs):.1f} / —"
     median = 100 * statistics.median(p / m - 1 for m, p in long)
     return f"{mape(pairs):.1f} / {mape(long):.1f} ({median:+.1f})"
 print("| GPU | linear | bmm |\n|---|---:|---:|")
