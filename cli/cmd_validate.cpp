@@ -92,6 +92,24 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
   fmt::print(out, "\n");
 }
 
+// A saved calibration (--save-calibration's or dse calibrate's file) to predict `gpus`' rows with;
+// `fitted_on` gets the GPUs it names. A fit to one GPU's kernels describes that GPU
+// (device.calibration refuses it elsewhere); here predicting other GPUs with it is a question
+// worth asking, so it is said, not refused.
+KernelCalibration read_calibration_file(const std::string& file, const std::vector<std::string>& gpus,
+                                        std::vector<std::string>& fitted_on) {
+  const ConfigNode root = load_config_file(file);
+  const KernelCalibration calibration = read_kernel_calibration(root);
+  fitted_on = kernel_calibration_fitted_on(root);
+  std::vector<std::string> others;
+  for (const auto& name : gpus)
+    if (fitted_on.size() == 1 && name != fitted_on.front()) others.push_back(name);
+  if (!others.empty())
+    fmt::print(stderr, "dse: warning: {} was fitted on {} only; the rows of {} are predicted with it too\n", file,
+               fitted_on.front(), join_names(others));
+  return calibration;
+}
+
 // The clocks the timing model gives each GPU under `calibration`: an SGEMM's and an FP16
 // tensor-core GEMM's (null without tensor cores), beside the datasheet's base and boost.
 nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibration) {
@@ -159,17 +177,9 @@ int validate_kernels(const ValidateOptions& options) {
   if (options.calibration_file.empty()) {
     for (const auto& [name, device] : devices) fitted_on.push_back(name);
   } else {
-    const ConfigNode root = load_config_file(options.calibration_file);
-    calibration = read_kernel_calibration(root);
-    fitted_on = kernel_calibration_fitted_on(root);
-    // A fit to one GPU's kernels describes that GPU (device.calibration refuses it elsewhere); here
-    // predicting other GPUs with it is a question worth asking, so it is said, not refused.
-    std::vector<std::string> others;
-    for (const auto& [name, device] : devices)
-      if (fitted_on.size() == 1 && name != fitted_on.front()) others.push_back(name);
-    if (!others.empty())
-      fmt::print(stderr, "dse: warning: {} was fitted on {} only; the rows of {} are predicted with it too\n",
-                 options.calibration_file, fitted_on.front(), join_names(others));
+    std::vector<std::string> gpus;
+    for (const auto& [name, device] : devices) gpus.push_back(name);
+    calibration = read_calibration_file(options.calibration_file, gpus, fitted_on);
   }
   // One GPU's rows alone say little about some parameters: they are fitted with a prior at the
   // defaults (every GPU's fit) on 80 % of the rows, and the other 20 % report the held-out error.
@@ -345,7 +355,9 @@ struct GemmOptions {
   std::string file;
   std::string gpu = "a100_sxm4_80gb";
   std::string dtype = "fp16";
-  std::string output;  // HDF5 for `dse report`
+  std::string output;            // HDF5 for `dse report`
+  std::string calibration_file;  // predict with this calibration instead of the defaults
+  bool back_to_back = false;     // the rows are means of launches in a loop (no harness floor)
   OutputMode mode;
 };
 
@@ -365,7 +377,13 @@ int validate_gemm(const GemmOptions& options) {
   std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
   if (!options.output.empty()) output.emplace(options.output);
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
-  const GemmValidation result = predict_llmcompass_gemms(options.file, spec, *dtype);
+  KernelCalibration calibration;
+  if (!options.calibration_file.empty()) {
+    std::vector<std::string> fitted_on;
+    calibration = read_calibration_file(options.calibration_file, {options.gpu}, fitted_on);
+  }
+  const GemmValidation result = predict_llmcompass_gemms(
+      options.file, spec, *dtype, calibration, options.back_to_back ? GemmTiming::back_to_back : GemmTiming::alone);
   nlohmann::json rows = nlohmann::json::array();
   double error_sum = 0;
   int within = 0;
@@ -398,6 +416,8 @@ int validate_gemm(const GemmOptions& options) {
   if (options.mode.json)
     options.mode.print_json({{"gpu", spec.name},
                              {"dtype", options.dtype},
+                             {"timing", options.back_to_back ? "back_to_back" : "alone"},
+                             {"calibration_file", options.calibration_file},
                              {"rows", rows},
                              {"mape_pct", mape},
                              {"within_20pct", share},
@@ -450,6 +470,15 @@ Subcommand add_validate_command(CLI::App& app) {
   gemm_command->add_option("file", gemm->file, "The measurements")->required()->check(CLI::ExistingFile);
   gemm_command->add_option("--gpu", gemm->gpu, "GPU spec the measurements were taken on (default a100_sxm4_80gb)");
   gemm_command->add_option("--dtype", gemm->dtype, "Element type (default fp16: tensor cores)");
+  gemm_command
+      ->add_option("--calibration", gemm->calibration_file,
+                   "Predict with this calibration (a file --save-calibration or dse calibrate wrote) instead of the "
+                   "defaults")
+      ->type_name("FILE.yaml")
+      ->check(CLI::ExistingFile);
+  gemm_command->add_flag("--back-to-back", gemm->back_to_back,
+                         "Each time is the mean of many launches in a loop (a benchmark's), not one GEMM timed on its "
+                         "own: predict each launch's kernels without the harness floor (timing_floor_us)");
   gemm_command
       ->add_option("--output", gemm->output,
                    "Write every row and its prediction as HDF5 for dse report (op: gemm_DTYPE)")

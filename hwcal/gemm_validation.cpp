@@ -10,9 +10,10 @@
 
 namespace dse {
 
-GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& spec, DType dtype) {
+GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& spec, DType dtype,
+                                        const KernelCalibration& calibration, GemmTiming timing) {
   std::istringstream in(read_input_file(file, kMaxTextInputBytes, "a GEMM measurement file"));
-  const KernelTimer timer(spec, KernelCalibration{});
+  const KernelTimer timer(spec, calibration);
   GemmValidation out;
   out.clock_mhz = timer.gemm_clock_mhz(std::string(dtype_name(dtype)));
   int line_number = 0;
@@ -43,9 +44,9 @@ GemmValidation predict_llmcompass_gemms(const std::string& file, const GpuSpec& 
     const auto a = graph.add_input("a", {row.m, row.k}, dtype);
     const auto b = graph.add_input("b", {row.k, row.n}, dtype);
     ops::matmul(graph, "gemm", a, b);
-    // Each row times one GEMM on its own, as NeuSight's rows time one op.
     const std::vector<Kernel> kernels = lower_op(graph, graph.ops().back(), timer);
-    row.predicted_ms = timed_alone_s(kernels, timer) * 1e3;
+    row.predicted_ms =
+        1e3 * (timing == GemmTiming::alone ? timed_alone_s(kernels, timer) : timed_back_to_back_s(kernels, timer));
     if (const LongestKernel longest = longest_kernel(kernels, timer); longest.kernel) {
       row.clock_mhz = longest.time.clock_mhz;
       row.power_w = timer.board_w(*longest.kernel, longest.time);

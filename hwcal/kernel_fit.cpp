@@ -178,10 +178,14 @@ std::vector<Kernel> predict_kernels_on_measured_tile(const KernelMeasurement& ro
   return lower_op(graph, graph.ops().back(), timer, nullptr, &*tile);
 }
 
-double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
-  double seconds = timer.calibration().timing_floor_us * 1e-6;
+double timed_back_to_back_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
+  double seconds = 0;
   for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
   return seconds;
+}
+
+double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
+  return timer.calibration().timing_floor_us * 1e-6 + timed_back_to_back_s(kernels, timer);
 }
 
 LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
@@ -196,11 +200,7 @@ LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTim
 
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
   const auto kernels = predict_kernels(row, timer);
-  if (!row.back_to_back) return timed_alone_s(kernels, timer);
-  // Many launches between two events: each costs its kernels' time, no harness floor.
-  double seconds = 0;
-  for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
-  return seconds;
+  return row.back_to_back ? timed_back_to_back_s(kernels, timer) : timed_alone_s(kernels, timer);
 }
 
 double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer) {
@@ -308,6 +308,7 @@ constexpr FitParameter kFitParameters[] = {
     {"l2_reread_bytes_per_clock", &KernelCalibration::l2_reread_bytes_per_clock, false, 1e-2, 1024},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, true, 0, 1e4},
     {"active_sm_power_share", &KernelCalibration::active_sm_power_share, true, 0, 1},
+    {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, true, 0, 1},
 };
 
 const FitParameter& fit_parameter(const std::string& name) {
@@ -386,10 +387,10 @@ struct LogErrorFunctor {
 }  // namespace
 
 const std::vector<std::string>& default_fit_parameters() {
-  static const std::vector<std::string> names = {"gemm_efficiency",          "vector_efficiency",
-                                                 "timing_floor_us",          "saturating_warps_per_scheduler",
-                                                 "simt_tensor_energy_ratio", "gemm_block_overhead_cycles",
-                                                 "l2_reread_bytes_per_clock"};
+  static const std::vector<std::string> names = {"gemm_efficiency",           "vector_efficiency",
+                                                 "timing_floor_us",           "saturating_warps_per_scheduler",
+                                                 "simt_tensor_energy_ratio",  "gemm_block_overhead_cycles",
+                                                 "l2_reread_bytes_per_clock", "shared_fp32_lane_efficiency"};
   return names;
 }
 
@@ -397,7 +398,12 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
                                   const FitOptions& options) {
   LogErrorFunctor functor;
   functor.base = start;
-  for (const auto& name : options.parameters) functor.free.push_back(&fit_parameter(name));
+  // Only GPUs whose FP32 lanes are shared with INT32 (GA10x, Ada) say anything about those lanes'
+  // rate; without one among the devices it keeps `start`'s value.
+  const bool shared_lanes = std::ranges::any_of(
+      devices, [](const auto& entry) { return entry.second.spec.fp32_lanes_shared_with_int32 > 0; });
+  for (const auto& name : options.parameters)
+    if (name != "shared_fp32_lane_efficiency" || shared_lanes) functor.free.push_back(&fit_parameter(name));
   if (options.prior) {
     functor.prior = *options.prior;
     // A Gaussian prior of `prior_sigma` in log units, scaled so that it weighs as much as
@@ -417,6 +423,7 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
     }
   }
   if (functor.samples.empty()) throw std::invalid_argument("kernel calibration fit: no rows to fit");
+  if (functor.free.empty()) return start;  // nothing these rows can tell
   // GEMM efficiency and the power model's SIMT energy (which sets the clock of a power-limited
   // kernel) trade against each other on every GPU below its boost clock, so the loss surface has
   // several basins and Levenberg-Marquardt stops in the one it starts in: start it from `start`
@@ -456,7 +463,14 @@ std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::
     if (progress) progress(done++, devices.size(), name);
     auto others = devices;
     others.erase(name);
-    fits[name] = fit_calibration(others, KernelCalibration{});
+    // The defaults were fitted with this GPU in: a parameter that only its rows identify (the
+    // shared FP32/INT32 lanes' rate, when it is the one such GPU) would carry it over from them, so
+    // the fit starts that one from its prior.
+    KernelCalibration start;
+    if (std::ranges::none_of(others,
+                             [](const auto& entry) { return entry.second.spec.fp32_lanes_shared_with_int32 > 0; }))
+      start.shared_fp32_lane_efficiency = KernelCalibration::kSharedFp32LaneEfficiencyPrior;
+    fits[name] = fit_calibration(others, start);
   }
   if (progress) progress(done, devices.size(), "");
   return fits;

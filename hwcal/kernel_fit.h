@@ -53,6 +53,8 @@ std::vector<Kernel> predict_kernels_on_measured_tile(const KernelMeasurement& ro
 // What a harness that times one op on its own measures for `kernels`: its timing floor once,
 // plus each kernel's time. Every validation against isolated-op measurements goes through here.
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
+// What a loop of many launches between two events measures per launch: each kernel's time, no floor.
+double timed_back_to_back_s(const std::vector<Kernel>& kernels, const KernelTimer& timer);
 // The longest of `kernels` with its time (the clock a validation reports for a row is its); null for none.
 struct LongestKernel {
   const Kernel* kernel = nullptr;
@@ -85,7 +87,9 @@ TileChoiceReport evaluate_tile_choice(const std::map<std::string, DeviceRows>& d
 // The parameters a fit to NeuSight's rows frees (the others are not identifiable from ops timed
 // one at a time, or, as stream_efficiency, are set by measurement: each spec's stream share):
 // gemm_efficiency, vector_efficiency, timing_floor_us, saturating_warps_per_scheduler,
-// simt_tensor_energy_ratio, gemm_block_overhead_cycles, l2_reread_bytes_per_clock.
+// simt_tensor_energy_ratio, gemm_block_overhead_cycles, l2_reread_bytes_per_clock, and
+// shared_fp32_lane_efficiency where the rows include a GPU with FP32 lanes shared with INT32
+// (fit_calibration leaves it at `start`'s value otherwise).
 const std::vector<std::string>& default_fit_parameters();
 
 struct FitOptions {
@@ -109,7 +113,9 @@ struct FitOptions {
 KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start,
                                   const FitOptions& options = {});
 
-// Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others.
+// Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others;
+// when the one held out is the only GPU with shared FP32/INT32 lanes, their rate starts from its
+// prior (KernelCalibration::kSharedFp32LaneEfficiencyPrior), since the defaults took it from that GPU.
 // `progress(done, total, device)` is called before each fit (they take seconds each).
 using FitProgress = std::function<void(std::size_t done, std::size_t total, const std::string& device)>;
 std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::string, DeviceRows>& devices,

@@ -8,10 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dse=${1:-build/dse}
 public=tests/data/public
-gemm() {  # FILE GPU DTYPE (FILE under tests/data/public, or a path)
-  local file=$1
+gemm() {  # FILE GPU DTYPE [TIMING] (FILE under tests/data/public, or a path): a loop of launches unless
+  local file=$1  # TIMING is "alone" (each GEMM timed on its own between two events)
   [ -e "$file" ] || file=$public/$1
-  "$dse" validate gemm "$file" --gpu "$2" --dtype "$3" --json -q
+  local timing=(--back-to-back)
+  [ "${4:-loop}" = alone ] && timing=()
+  "$dse" validate gemm "$file" --gpu "$2" --dtype "$3" "${timing[@]}" --json -q
 }
 # The H200 measured here (results/device/h200, scripts/device/measure_power_and_kernels.sh): each
 # 20 s hold as one row for the model (its steady rate), and the device-to-device copy as NeuSight's
@@ -67,11 +69,12 @@ cp results/power_window_llm_report/timeline.png docs/img/power_window_llm_timeli
 python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32.csv h100_sxm fp32)" \
   "$(gemm h100_sxm_torch_fp16.csv h100_sxm fp16)" "$(gemm v100_sxm2_torch_fp32.csv v100_sxm2 fp32)" \
   "$(gemm v100_sxm2_torch_fp16.csv v100_sxm2 fp16)" "$(printf '%s\n' "${limits[@]}")" "$(printf '%s\n' "${clocks[@]}")" "$(printf '%s\n' "${p40[@]}")" \
-  "${windows[0]}" "${windows[1]}" "$(gemm $device/gemm_fp32.csv h200 fp32)" "$(gemm $device/gemm_fp16.csv h200 fp16)" \
+  "${windows[0]}" "${windows[1]}" "$(gemm $device/gemm_fp32.csv h200 fp32 alone)" "$(gemm $device/gemm_fp16.csv h200 fp16 alone)" \
   "$(gemm "$tmp/hold_fp32.csv" h200 fp32)" "$(gemm "$tmp/hold_fp16.csv" h200 fp16)" "$tmp/stream_predictions.csv" \
   "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" "$(printf '%s\n' "${resnet[@]}")" \
   "$(gemm t4_cublas_fp16.csv t4 fp16)" "$(gemm p100_pcie_torch_fp32.csv p100_pcie fp32)" \
-  "$(gemm p4_torch_fp32.csv p4 fp32)" "$(gemm l4_torch_fp32.csv l4 fp32)" "$(gemm l4_torch_fp16.csv l4 fp16)" <<'PY' |
+  "$(gemm p4_torch_fp32.csv p4 fp32)" "$(gemm l4_torch_fp32.csv l4 fp32)" "$(gemm l4_torch_fp16.csv l4 fp16)" \
+  "$(gemm rtx_a6000_cublas_sgemm.csv rtx_a6000 fp32)" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
@@ -85,7 +88,8 @@ sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.
         ("P100 PCIe, PyTorch FP32 matmul (torch-performance-test-data #174)", sys.argv[20]),
         ("P4, PyTorch FP32 matmul (#9)", sys.argv[21]),
         ("L4, PyTorch FP32 matmul (#120)", sys.argv[22]),
-        ("L4, PyTorch FP16 matmul (#120)", sys.argv[23])]
+        ("L4, PyTorch FP16 matmul (#120)", sys.argv[23]),
+        ("RTX A6000, cuBLAS SGEMM, 50 runs back to back (siboehm/SGEMM_CUDA)", sys.argv[24])]
 rows = ["| measurement | N | measured TFLOPS | predicted TFLOPS | time error | clock MHz | board W |",
         "|---|---:|---:|---:|---:|---:|---:|"]
 for title, text in sets:
@@ -94,8 +98,9 @@ for title, text in sets:
         flops = 2 * r["m"] * r["n"] * r["k"]
         rows.append(f"| {title} | {r['n']} | {flops / r['measured_ms'] / 1e9:.1f} | {flops / r['predicted_ms'] / 1e9:.1f} "
                     f"| {r['error_pct']:+.1f} % | {r['clock_mhz']:.0f} | {r['power_w']:.0f} |")
-body = "**Published GEMMs** (`dse validate gemm`; time includes the harness floor of a single timed op, " \
-       "which these loop benchmarks do not pay, so N = 1,024 reads slow):\n\n" + "\n".join(rows)
+body = "**Published GEMMs** (`dse validate gemm --back-to-back`: these are loops of launches, which pay no " \
+       "harness floor; the H200's cuBLAS rows, each GEMM timed on its own between two events, without it: the " \
+       "floor of a single timed PyTorch op is added there):\n\n" + "\n".join(rows)
 lrows = ["| power limit W | SM clock MHz | latency ms | average W | peak W (1 ms) | mJ per image |",
          "|---:|---:|---:|---:|---:|---:|"]
 for line in sys.argv[6].splitlines():

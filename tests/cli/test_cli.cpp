@@ -476,6 +476,36 @@ TEST(Cli, ValidateGemmPredictsTensorCoreGemms) {
   EXPECT_EQ(run_dse("validate gemm " + ref + " --gpu a100_sxm80").exit_code, 2);
 }
 
+// A benchmark's loop of launches pays no harness floor: --back-to-back predicts each row without it,
+// --calibration predicts with a saved file's parameters.
+TEST(Cli, ValidateGemmTimesLoopsAndReadsACalibration) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/public/rtx_a6000_cublas_sgemm.csv";
+  const std::string gpu = " --gpu rtx_a6000 --dtype fp32 --json -q";
+  const fs::path saved = fs::temp_directory_path() / ("dse_gemm_cal_" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(saved) << "calibration: kernel_timer\nparameters: {timing_floor_us: 500}\n";
+  const CliResult alone = run_dse("validate gemm " + ref + gpu + " --calibration " + saved.string());
+  const CliResult loop = run_dse("validate gemm " + ref + gpu + " --calibration " + saved.string() + " --back-to-back");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  ASSERT_EQ(loop.exit_code, 0) << loop.err;
+  const auto a = nlohmann::json::parse(alone.out), b = nlohmann::json::parse(loop.out);
+  EXPECT_EQ(a["timing"], "alone");
+  EXPECT_EQ(b["timing"], "back_to_back");
+  EXPECT_EQ(b["calibration_file"], saved.string());
+  ASSERT_EQ(a["rows"].size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(a["rows"][i]["predicted_ms"].get<double>() - b["rows"][i]["predicted_ms"].get<double>(), 0.5, 1e-9);
+  // The default calibration's loop prediction differs from the file's only by what else the file sets (nothing).
+  const CliResult defaults = run_dse("validate gemm " + ref + gpu + " --back-to-back");
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(defaults.out)["rows"][3]["predicted_ms"].get<double>(),
+                   b["rows"][3]["predicted_ms"].get<double>());
+  std::ofstream(saved) << "calibration: kernel_timer\nparameters: {gemm_efficiency: 2}\n";
+  const CliResult bad = run_dse("validate gemm " + ref + gpu + " --calibration " + saved.string());
+  fs::remove(saved);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(saved.string() + ":2:"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
   for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels",
                                  "validate e2e", "validate gemm", "scalesim"}) {
