@@ -5,6 +5,9 @@
 // checks the model was not fitted to.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -20,9 +23,13 @@ namespace {
 // the median rate of the steady part, after the first 5 s).
 GemmRow held_gemm(double tflops, DType dtype) {
   const long n = 8192;
-  const std::string file = ::testing::TempDir() + "/h200_hold.csv";
+  // One file per process and type: ctest runs the tests of this file side by side.
+  const std::string file =
+      ::testing::TempDir() + "/h200_hold_" + std::string(dtype_name(dtype)) + "_" + std::to_string(::getpid()) + ".csv";
   std::ofstream(file) << n << ", " << n << ", " << n << ", " << 2.0 * n * n * n / (tflops * 1e12) * 1e3 << "ms\n";
-  return predict_llmcompass_gemms(file, test::catalog_gpu("h200"), dtype).rows.at(0);
+  GemmRow row = predict_llmcompass_gemms(file, test::catalog_gpu("h200"), dtype).rows.at(0);
+  std::remove(file.c_str());
+  return row;
 }
 
 }  // namespace
