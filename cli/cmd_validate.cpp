@@ -92,22 +92,25 @@ void print_table(std::FILE* out, const std::string& title, const ErrorTable& tab
   fmt::print(out, "\n");
 }
 
-// A saved calibration (--save-calibration's or dse calibrate's file) to predict `gpus`' rows with;
-// `fitted_on` gets the GPUs it names. A fit to one GPU's kernels describes that GPU
+// A saved calibration (--save-calibration's or dse calibrate's file) and the GPUs it names.
+struct SavedCalibration {
+  KernelCalibration calibration;
+  std::vector<std::string> fitted_on;
+};
+
+// Reads `file` to predict `gpus`' rows with. A fit to one GPU's kernels describes that GPU
 // (device.calibration refuses it elsewhere); here predicting other GPUs with it is a question
 // worth asking, so it is said, not refused.
-KernelCalibration read_calibration_file(const std::string& file, const std::vector<std::string>& gpus,
-                                        std::vector<std::string>& fitted_on) {
+SavedCalibration load_saved_calibration(const std::string& file, const std::vector<std::string>& gpus) {
   const ConfigNode root = load_config_file(file);
-  const KernelCalibration calibration = read_kernel_calibration(root);
-  fitted_on = kernel_calibration_fitted_on(root);
+  SavedCalibration saved{read_kernel_calibration(root), kernel_calibration_fitted_on(root)};
   std::vector<std::string> others;
   for (const auto& name : gpus)
-    if (fitted_on.size() == 1 && name != fitted_on.front()) others.push_back(name);
+    if (saved.fitted_on.size() == 1 && name != saved.fitted_on.front()) others.push_back(name);
   if (!others.empty())
     fmt::print(stderr, "dse: warning: {} was fitted on {} only; the rows of {} are predicted with it too\n", file,
-               fitted_on.front(), join_names(others));
-  return calibration;
+               saved.fitted_on.front(), join_names(others));
+  return saved;
 }
 
 // The clocks the timing model gives each GPU under `calibration`: an SGEMM's and an FP16
@@ -174,12 +177,11 @@ int validate_kernels(const ValidateOptions& options) {
   // CLI refuses it beside --fit and --leave-one-out, which fit from the defaults.
   KernelCalibration calibration;
   std::vector<std::string> fitted_on;  // what --save-calibration records: the file's GPUs, else the rows'
-  if (options.calibration_file.empty()) {
-    for (const auto& [name, device] : devices) fitted_on.push_back(name);
-  } else {
-    std::vector<std::string> gpus;
-    for (const auto& [name, device] : devices) gpus.push_back(name);
-    calibration = read_calibration_file(options.calibration_file, gpus, fitted_on);
+  for (const auto& [name, device] : devices) fitted_on.push_back(name);
+  if (!options.calibration_file.empty()) {
+    auto saved = load_saved_calibration(options.calibration_file, fitted_on);
+    calibration = saved.calibration;
+    fitted_on = std::move(saved.fitted_on);
   }
   // One GPU's rows alone say little about some parameters: they are fitted with a prior at the
   // defaults (every GPU's fit) on 80 % of the rows, and the other 20 % report the held-out error.
@@ -377,11 +379,9 @@ int validate_gemm(const GemmOptions& options) {
   std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
   if (!options.output.empty()) output.emplace(options.output);
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
-  KernelCalibration calibration;
-  if (!options.calibration_file.empty()) {
-    std::vector<std::string> fitted_on;
-    calibration = read_calibration_file(options.calibration_file, {options.gpu}, fitted_on);
-  }
+  const KernelCalibration calibration =
+      options.calibration_file.empty() ? KernelCalibration{}
+                                       : load_saved_calibration(options.calibration_file, {options.gpu}).calibration;
   const GemmValidation result = predict_llmcompass_gemms(
       options.file, spec, *dtype, calibration, options.back_to_back ? GemmTiming::back_to_back : GemmTiming::alone);
   nlohmann::json rows = nlohmann::json::array();

@@ -289,13 +289,20 @@ TileChoiceReport evaluate_tile_choice(const std::map<std::string, DeviceRows>& d
 
 namespace {
 
+bool has_shared_fp32_lanes(const GpuSpec& spec) { return spec.fp32_lanes_shared_with_int32 > 0; }
+
 // A fitted parameter: how the optimiser sees it (log, or log(1 + x) where 0 is allowed) and its
-// bounds (the calibration file's ranges, kernel_calibration_io.cpp).
+// bounds (the calibration file's ranges, kernel_calibration_io.cpp). A parameter only some GPUs'
+// rows depend on names them (`identified_by`): a fit without one leaves it alone, and a
+// leave-one-out fit without one starts it from `prior` rather than from the defaults, which took
+// it from the GPU held out.
 struct FitParameter {
   const char* name;
   double KernelCalibration::*member;
   bool log1p;  // x = log(1 + value): zero allowed
   double low, high;
+  bool (*identified_by)(const GpuSpec&) = nullptr;  // null: every GPU's rows
+  double prior = 0;
 };
 constexpr FitParameter kFitParameters[] = {
     {"gemm_efficiency", &KernelCalibration::gemm_efficiency, false, 0.01, 1.0},
@@ -308,8 +315,15 @@ constexpr FitParameter kFitParameters[] = {
     {"l2_reread_bytes_per_clock", &KernelCalibration::l2_reread_bytes_per_clock, false, 1e-2, 1024},
     {"launch_overhead_us", &KernelCalibration::launch_overhead_us, true, 0, 1e4},
     {"active_sm_power_share", &KernelCalibration::active_sm_power_share, true, 0, 1},
-    {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, true, 0, 1},
+    {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, true, 0, 1, has_shared_fp32_lanes,
+     KernelCalibration::kSharedFp32LaneEfficiencyPrior},
 };
+
+// Whether any of `devices` has rows that depend on `p`.
+bool identified(const FitParameter& p, const std::map<std::string, DeviceRows>& devices) {
+  return !p.identified_by ||
+         std::ranges::any_of(devices, [&p](const auto& entry) { return p.identified_by(entry.second.spec); });
+}
 
 const FitParameter& fit_parameter(const std::string& name) {
   for (const auto& p : kFitParameters)
@@ -398,12 +412,8 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
                                   const FitOptions& options) {
   LogErrorFunctor functor;
   functor.base = start;
-  // Only GPUs whose FP32 lanes are shared with INT32 (GA10x, Ada) say anything about those lanes'
-  // rate; without one among the devices it keeps `start`'s value.
-  const bool shared_lanes = std::ranges::any_of(
-      devices, [](const auto& entry) { return entry.second.spec.fp32_lanes_shared_with_int32 > 0; });
   for (const auto& name : options.parameters)
-    if (name != "shared_fp32_lane_efficiency" || shared_lanes) functor.free.push_back(&fit_parameter(name));
+    if (const FitParameter& p = fit_parameter(name); identified(p, devices)) functor.free.push_back(&p);
   if (options.prior) {
     functor.prior = *options.prior;
     // A Gaussian prior of `prior_sigma` in log units, scaled so that it weighs as much as
@@ -463,13 +473,10 @@ std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::
     if (progress) progress(done++, devices.size(), name);
     auto others = devices;
     others.erase(name);
-    // The defaults were fitted with this GPU in: a parameter that only its rows identify (the
-    // shared FP32/INT32 lanes' rate, when it is the one such GPU) would carry it over from them, so
-    // the fit starts that one from its prior.
+    // The defaults were fitted with this GPU in: a parameter only its rows identify starts from its prior.
     KernelCalibration start;
-    if (std::ranges::none_of(others,
-                             [](const auto& entry) { return entry.second.spec.fp32_lanes_shared_with_int32 > 0; }))
-      start.shared_fp32_lane_efficiency = KernelCalibration::kSharedFp32LaneEfficiencyPrior;
+    for (const FitParameter& p : kFitParameters)
+      if (!identified(p, others)) start.*p.member = p.prior;
     fits[name] = fit_calibration(others, start);
   }
   if (progress) progress(done, devices.size(), "");

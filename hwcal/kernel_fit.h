@@ -114,8 +114,9 @@ KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devic
                                   const FitOptions& options = {});
 
 // Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others;
-// when the one held out is the only GPU with shared FP32/INT32 lanes, their rate starts from its
-// prior (KernelCalibration::kSharedFp32LaneEfficiencyPrior), since the defaults took it from that GPU.
+// a parameter that none of the others identifies (the shared FP32/INT32 lanes' rate when the one
+// held out is the only GPU with such lanes) starts from its prior, since the defaults took it from
+// that GPU (KernelCalibration::kSharedFp32LaneEfficiencyPrior).
 // `progress(done, total, device)` is called before each fit (they take seconds each).
 using FitProgress = std::function<void(std::size_t done, std::size_t total, const std::string& device)>;
 std::map<std::string, KernelCalibration> leave_one_out_fits(const std::map<std::string, DeviceRows>& devices,
