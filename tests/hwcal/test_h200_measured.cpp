@@ -7,9 +7,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "hwcal/gemm_validation.h"
 #include "sim/gpu/gpu_power.h"
@@ -62,6 +66,21 @@ TEST(H200Measured, ADramStreamAndIdle) {
   // Idle with a process on it, between loads (power_step.csv's off phases): 1,920-1,980 MHz at
   // 124-125 W, which dse gives as the idle draw plus the leakage at that clock's voltage.
   EXPECT_NEAR(power.held_idle_w(1980), 124.5, 0.10 * 124.5);
+}
+
+TEST(H200Measured, ClockTableIsTheDriversList) {
+  // nvidia-smi -q -d SUPPORTED_CLOCKS on that H200 lists each graphics clock once per memory clock.
+  std::ifstream smi(std::string(DSE_SOURCE_DIR) + "/results/device/h200/smi_supported_clocks.txt");
+  ASSERT_TRUE(smi.good());
+  const std::regex graphics(R"(^\s*Graphics\s*:\s*(\d+) MHz)");
+  std::set<double> listed;
+  std::smatch match;
+  for (std::string line; std::getline(smi, line);)
+    if (std::regex_search(line, match, graphics)) listed.insert(std::stod(match[1].str()));
+  ASSERT_FALSE(listed.empty());
+  std::vector<double> table = test::catalog_gpu("h200").clock_table_mhz();
+  std::sort(table.begin(), table.end());
+  EXPECT_EQ(table, std::vector<double>(listed.begin(), listed.end()));
 }
 
 }  // namespace dse
