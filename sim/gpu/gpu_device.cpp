@@ -199,8 +199,14 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     // A window whose ops launch nothing draws the idle power of a GPU with a process on it (the
     // idle draw and the leakage at the cap's voltage): it fits at the cap.
     held.assign(members.size(), FirmwareClock{cap, ClockHeld::fits_at_cap, power.held_idle_w(cap) - limit, 0});
+    // An op runs at the clock of the window it starts in: the windows it runs on into, where no
+    // op starts, keep that clock.
+    TimePs running_until = 0;
     for (std::size_t w = 0; w < members.size(); ++w) {
-      if (members[w].empty()) continue;
+      if (members[w].empty()) {
+        if (w > 0 && running_until > static_cast<TimePs>(w) * power_window_ps_) held[w] = held[w - 1];
+        continue;
+      }
       // The window's work: the ops that start in it, from the first one's start to the last end.
       TimePs from = result.makespan_ps, to = 0;
       for (const std::size_t i : members[w]) {
@@ -208,6 +214,7 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         to = std::max(to, launches[i].end_ps);
       }
       if (to <= from) continue;  // ops that launch nothing
+      running_until = std::max(running_until, to);
       // The window's ops one after another at `mhz` (each at the clock it ran at when absent):
       // their kernel time and energy by the model.
       const auto window_load = [&](std::optional<double> mhz) {

@@ -1,6 +1,8 @@
 // The GPU power model in a run: clocks under a power limit, energy as the integral of power.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <algorithm>
 #include <iterator>
 
@@ -168,6 +170,30 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
       << setting(whole, "clock");
   EXPECT_NEAR(whole.metrics.at("power_avg_w"), 300, 0.5);
   for (const auto& sample : whole.power) EXPECT_DOUBLE_EQ(sample.sm_clock_mhz, whole.metrics.at("sm_clock_mhz"));
+}
+
+TEST(GpuPower, WindowsShorterThanAnOpCountTheClockTheOpRunsAt) {
+  // 10 us windows under GPT-2's prefill GEMMs (each longer): an op keeps the clock of the window it
+  // starts in, so the windows it runs on into count as held by the limit too, and the share of
+  // windows the result names at boost is the share of the pass that ran at boost.
+  const std::string text =
+      "name: short_windows\n"
+      "workload:\n"
+      "  models:\n"
+      "    - {name: gpt2, batch: 8, dtype: fp16, phase: prefill, seq_len: 1024}\n"
+      "device: {gpu: h100_sxm, timing_model: kernel, power_limit_w: 300, power_window_ms: 0.01}\n";
+  const RunResult result = run_experiment(read_experiment(load_config_text(text, "short_windows.yaml"), ""));
+  const std::string clock = setting(result, "clock");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(clock, match, std::regex(R"((\d+) of (\d+) windows at the boost clock)"))) << clock;
+  const double share_at_boost = std::stod(match[1].str()) / std::stod(match[2].str());
+  double at_boost_ps = 0;
+  for (std::size_t i = 0; i < result.power.size(); ++i) {
+    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
+    if (result.power[i].sm_clock_mhz >= 1980 - 1e-6) at_boost_ps += static_cast<double>(end - result.power[i].start_ps);
+  }
+  EXPECT_LT(share_at_boost, 0.5) << clock;
+  EXPECT_NEAR(share_at_boost, at_boost_ps / static_cast<double>(result.makespan_ps), 0.05) << clock;
 }
 
 TEST(GpuPower, PeakOverAWindowOfAStepSeries) {
