@@ -487,7 +487,7 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
                                    const KernelCalibration& calibration) {
   std::string csv =
       "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
-      "predicted_blocks,clock_mhz,power_w,measured_tile_predicted_ms\n";
+      "predicted_blocks,clock_mhz,power_w,measured_tile_predicted_ms,conv\n";
   for (const auto& [name, device] : devices) {
     const KernelTimer timer(device.spec, calibration);
     for (const auto& row : device.rows) {
@@ -503,10 +503,18 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
       const double predicted_ms = timed_alone_s(kernels, timer) * 1e3;
       const auto on_tile = predict_kernels_on_measured_tile(row, timer);
       const std::string on_tile_ms = on_tile.empty() ? "" : fmt::format("{:.6g}", timed_alone_s(on_tile, timer) * 1e3);
-      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{}\n", name, row.op, row.b,
-                         row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                         csv_field(row.kernel), grid_blocks(row) > 0 ? std::to_string(grid_blocks(row)) : "", names,
-                         blocks, clock_mhz, predict_power_w(row, timer), on_tile_ms);
+      // A convolution's layer: channels x height x width, filters, kernel, stride, padding, groups.
+      std::string conv;
+      if (row.conv) {
+        const ConvShape& c = *row.conv;
+        conv = fmt::format("{}x{}x{} to {} {}x{}/{} pad {} groups {}", c.channels, c.height, c.width, c.out, c.r, c.s,
+                           c.stride, c.pad, c.groups);
+      }
+      csv +=
+          fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{},{}\n", name, row.op, row.b,
+                      row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
+                      csv_field(row.kernel), grid_blocks(row) > 0 ? std::to_string(grid_blocks(row)) : "", names,
+                      blocks, clock_mhz, predict_power_w(row, timer), on_tile_ms, conv);
     }
   }
   return csv;

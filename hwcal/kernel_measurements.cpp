@@ -30,10 +30,22 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     grid = {table.column("Grid x"), table.column("Grid y"), table.column("Grid z")};
     block = {table.column("Block x"), table.column("Block y"), table.column("Block z")};
   }
-  // Shapes: GEMM files carry B, M, N, K; layer-norm and softmax files B and H (a row length).
+  // Shapes: GEMM files carry B, M, N, K; layer-norm and softmax files B and H (a row length);
+  // convolution files B and the layer (NeuSight's collect.py: nn.Conv2d(Input_Channel,
+  // Output_Channel, Kernel_Szie [sic], stride=Stride, padding=Padding, bias=False) on a B x
+  // Input_Channel x Input_Size x Input_Size input).
   const auto b = table.column("B");
+  const bool conv_file = optional_column("Input_Channel").has_value();
+  std::array<std::size_t, 6> conv{};  // in channels, out channels, kernel size, input size, stride, padding
+  if (conv_file) {
+    const auto kernel_size =
+        optional_column("Kernel_Szie") ? optional_column("Kernel_Szie") : optional_column("Kernel_Size");
+    if (!kernel_size) table.column("Kernel_Size");  // the error names the missing column
+    conv = {table.column("Input_Channel"), table.column("Output_Channel"), *kernel_size,
+            table.column("Input_Size"),    table.column("Stride"),         table.column("Padding")};
+  }
   const auto m = optional_column("M") ? optional_column("M") : optional_column("H");
-  if (!m) table.column("M");  // the error names the missing column
+  if (!m && !conv_file) table.column("M");  // the error names the missing column
   const auto n = optional_column("N"), k = optional_column("K");
   std::vector<KernelMeasurement> out;
   out.reserve(table.rows().size());
@@ -71,6 +83,33 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       return integer_in(column, 1, std::numeric_limits<std::int64_t>::max(), "a size of at least 1");
     };
     measurement.b = size(b);
+    if (conv_file) {
+      // NeuSight names a convolution `conv`; dse's op is conv2d.
+      if (measurement.op == "conv") measurement.op = "conv2d";
+      if (measurement.op != "conv2d")
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[op].column) +
+                        ": OPName: expected conv in a file of convolutions (it has an Input_Channel column), found '" +
+                        measurement.op + "'");
+      ConvShape shape;
+      shape.channels = size(conv[0]);
+      shape.out = size(conv[1]);
+      // Spatial sizes within 2^30 (no image is larger), so the padded size cannot overflow.
+      const auto spatial = [&](std::size_t column) { return integer_in(column, 1, 1 << 30, "a size of 1 to 2^30"); };
+      shape.r = shape.s = spatial(conv[2]);
+      shape.height = shape.width = spatial(conv[3]);
+      shape.stride = spatial(conv[4]);
+      shape.pad = integer_in(conv[5], 0, 1 << 20, "a padding of 0 or more");
+      // The layer must have an output: (Input_Size + 2 x Padding - Kernel) / Stride + 1 >= 1.
+      if (shape.height + 2 * shape.pad < shape.r)
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[conv[2]].column) + ": " +
+                        table.header()[conv[2]] + ": expected a kernel no larger than the padded input (" +
+                        std::to_string(shape.height + 2 * shape.pad) + "), found " + table.text(row, conv[2]));
+      measurement.conv = shape;
+      measurement.file = path;
+      measurement.line = row.line;
+      out.push_back(std::move(measurement));
+      continue;
+    }
     measurement.m = size(*m);
     measurement.n = n ? size(*n) : 0;
     measurement.k = k ? size(*k) : 0;

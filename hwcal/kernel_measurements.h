@@ -1,7 +1,8 @@
 // Measured GPU kernel latencies: one op per row with its latency, device and shape. Rows come from
 // the NeuSight CSV format (tests/data/neusight: FP32 ops each timed on their own, with launch
-// geometry) or from a calibration session (hwcal/session.h: many launches timed back to back, any
-// dtype, convolutions, the launch overhead). This is what `dse validate kernels` predicts and what
+// geometry; GEMMs as B, M, N, K, row ops as B, H, convolutions as their layer) or from a
+// calibration session (hwcal/session.h: many launches timed back to back, any dtype,
+// convolutions, the launch overhead). This is what `dse validate kernels` predicts and what
 // calibration fits against.
 #pragma once
 

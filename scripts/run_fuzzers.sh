@@ -29,7 +29,7 @@ mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv,arrival_trace,record
 cp configs/experiments/*.yaml tests/bad_configs/*.yaml "$seeds/config/"
 cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
 cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
-for f in tests/data/neusight/test_*.csv tests/data/neusight/model_ops/nvidia_h100*.csv; do
+for f in tests/data/neusight/test_*.csv tests/data/neusight/train_conv.csv tests/data/neusight/model_ops/nvidia_h100*.csv; do
   head -40 "$f" > "$seeds/kernel_csv/$(basename "$f")"
 done
 # The paper's recorded serving runs (their first rows), and their batch time stamps as arrival

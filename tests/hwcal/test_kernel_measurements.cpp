@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -129,6 +130,39 @@ TEST(KernelMeasurements, BadRowsNameFileLineColumnAndColumnName) {
             (scratch() / "dse_empty.csv").string() + ":1:1: expected a CSV header row, found an empty file");
   const std::string open_quote = write_csv("dse_quote.csv", "a,b\n\"x,1\n");
   EXPECT_EQ(error_of(open_quote), open_quote + ":3:1: expected a closing '\"', found the end of the file");
+}
+
+// NeuSight's convolution files (train/collect/conv) carry the layer instead of M, N, K: B,
+// Input_Channel, Output_Channel, Kernel_Szie [sic], Input_Size, Stride, Padding; their OPName is
+// conv, dse's op conv2d.
+TEST(KernelMeasurements, ReadsNeuSightsConvolutions) {
+  const auto rows = read_kernel_measurements(std::string(DSE_REFERENCE_DIR) + "/neusight/train_conv.csv");
+  EXPECT_EQ(rows.size(), 24662u);  // wc -l minus the header
+  std::set<std::string> devices;
+  for (const auto& row : rows) devices.insert(row.device);
+  EXPECT_EQ(devices.size(), 5u);
+  // First row, checked by eye against the file: 38 images of 893 x 5 x 5 onto 326 filters of 3 x 3.
+  EXPECT_EQ(rows[0].op, "conv2d");
+  EXPECT_EQ(rows[0].device, "NVIDIA A100 80GB PCIe");
+  EXPECT_EQ(rows[0].b, 38);
+  ASSERT_TRUE(rows[0].conv.has_value());
+  const ConvShape& c = *rows[0].conv;
+  EXPECT_EQ((std::array<std::int64_t, 9>{c.channels, c.height, c.width, c.out, c.r, c.s, c.stride, c.pad, c.groups}),
+            (std::array<std::int64_t, 9>{893, 5, 5, 326, 3, 3, 1, 1, 1}));
+  EXPECT_EQ(grid_blocks(rows[0]), 30 * 11);
+
+  const std::string header =
+      "OPName,Latency,Device,B,Input_Channel,Output_Channel,Kernel_Szie,Input_Size,Stride,Padding\n";
+  const std::string big_kernel = write_csv("dse_conv_kernel.csv", header + "conv,1.0,Tesla T4,2,8,8,9,3,1,1\n");
+  EXPECT_EQ(error_of(big_kernel),
+            big_kernel + ":2:25: Kernel_Szie: expected a kernel no larger than the padded input (5), found 9");
+  const std::string negative_pad = write_csv("dse_conv_pad.csv", header + "conv,1.0,Tesla T4,2,8,8,3,5,1,-1\n");
+  EXPECT_EQ(error_of(negative_pad), negative_pad + ":2:31: Padding: expected a padding of 0 or more, found -1");
+  const std::string not_conv = write_csv("dse_conv_op.csv", header + "linear,1.0,Tesla T4,2,8,8,3,5,1,1\n");
+  EXPECT_EQ(error_of(not_conv),
+            not_conv +
+                ":2:1: OPName: expected conv in a file of convolutions (it has an Input_Channel column), found "
+                "'linear'");
 }
 
 TEST(CsvField, QuotesWhatCsvTableWouldSplitAndReadsBack) {
