@@ -5,6 +5,7 @@
 #include <span>
 
 #include "models/base/ceil_div.h"
+#include "sim/gpu/conv_lowering.h"
 
 namespace dse {
 namespace {
@@ -71,7 +72,7 @@ void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std:
 
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
                                double extra_bytes, const KernelTimer& timer, bool strided_batched,
-                               const GemmTileRequest* request) {
+                               const GemmTileRequest* request, bool split_k) {
   std::vector<Kernel> best;
   double best_seconds = std::numeric_limits<double>::infinity();
   const double operand_bytes = element_bytes * static_cast<double>(gemm.batch) *
@@ -82,7 +83,7 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
                                                : std::span<const Tile>(kTiles);
   // Strided-batched GEMMs are never split: all 8,467 NeuSight bmm rows on six GPUs launch
   // batch x output tiles blocks.
-  const std::int64_t max_split = batched_call ? 1 : 8;
+  const std::int64_t max_split = batched_call || !split_k ? 1 : 8;
   for (const Tile& tile : candidates) {
     if (request && (tile.m != request->rows || tile.n != request->columns)) continue;
     Kernel resources;
@@ -162,10 +163,26 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     for (const auto& g : op.gemms)
       gemm_bytes += element_bytes * static_cast<double>(g.batch * (g.m * g.k + g.k * g.n + g.m * g.n));
     const double extra = std::max(0.0, static_cast<double>(op.cost.bytes_read + op.cost.bytes_written) - gemm_bytes);
+    // The fastest tiling of one GEMM, remembered in the cache.
+    const GemmLowerer fastest = [&](const GemmView& gemm, bool batched, bool split_k, double extra_bytes) {
+      const GemmLoweringCache::Key key{gemm.batch, gemm.m,        gemm.n,      gemm.k,  type,
+                                       tensor,     element_bytes, extra_bytes, batched, split_k};
+      auto cached = cache ? cache->find(key) : std::nullopt;
+      if (!cached) {
+        cached = lower_gemm(gemm, type, tensor, element_bytes, extra_bytes, timer, batched, nullptr, split_k);
+        if (cache) cache->store(key, *cached);
+      }
+      return *cached;
+    };
+    // An FP32 convolution on CUDA cores: the fastest of cuDNN's algorithms (conv_lowering.h).
+    if (op.kind == OpKind::conv2d && op.dtype == DType::fp32 && !tensor && !tile && op.gemms.size() == 1) {
+      kernels = lower_simt_conv2d(graph, op, timer, fastest, extra);
+      if (kernels.empty()) return {};
+    }
     // torch.matmul / bmm is one cuBLAS strided-batched call; grouped convolutions (cuDNN) and fused
     // attention are not, so they keep the fastest tile.
     const bool strided_batched = op.kind == OpKind::matmul;
-    for (std::size_t i = 0; i < op.gemms.size(); ++i) {
+    for (std::size_t i = 0; kernels.empty() && i < op.gemms.size(); ++i) {
       const double extra_bytes = i == 0 ? extra : 0.0;
       if (tile) {
         const auto on_tile =
@@ -174,14 +191,7 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
         kernels.insert(kernels.end(), on_tile.begin(), on_tile.end());
         continue;
       }
-      const GemmLoweringCache::Key key{op.gemms[i].batch, op.gemms[i].m, op.gemms[i].n,  op.gemms[i].k, type, tensor,
-                                       element_bytes,     extra_bytes,   strided_batched};
-      auto cached = cache ? cache->find(key) : std::nullopt;
-      if (!cached) {
-        cached = lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched);
-        if (cache) cache->store(key, *cached);
-      }
-      const auto& gemm = *cached;
+      const auto gemm = fastest(op.gemms[i], strided_batched, true, extra_bytes);
       kernels.insert(kernels.end(), gemm.begin(), gemm.end());
     }
     // What the GEMMs do beyond 2 flops per MAC (bias, epilogues, attention's softmax) rides along.

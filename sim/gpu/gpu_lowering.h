@@ -9,7 +9,8 @@
 // and Ada; the fastest of its four on Volta and Turing. On CUDA cores a main loop reaches
 // ab / (ab + 0.75) of the peak for an a x b per-thread tile (0.75 issue slots per k step that do
 // not dual-issue with the FFMAs, as counted in maxas's SGEMM); tensor-core tiles are not penalised
-// this way.
+// this way. FP32 convolutions on CUDA cores take the fastest of cuDNN's algorithms (conv_lowering.h:
+// implicit GEMM never split along K, and Winograd for 3 x 3 stride-1 layers).
 // Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
 // layer norm one 128-thread block per row, reading it twice; softmax over rows of up to 1,024
 // elements (4 KB) four rows per 128-thread block, read once (softmax_warp_forward), longer rows one
@@ -34,8 +35,9 @@ namespace dse {
 // threads. One cache belongs to one KernelTimer (the best tile depends on its GPU and calibration).
 class GemmLoweringCache {
  public:
+  // batch, m, n, k, type, tensor cores, element bytes, extra bytes, strided-batched, K may be split
   using Key =
-      std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool>;
+      std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool, bool>;
   std::optional<std::vector<Kernel>> find(const Key& key) const;
   void store(const Key& key, std::vector<Kernel> kernels);
 
@@ -64,8 +66,10 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
 // beyond A, B and C (a bias, say) are read once. `strided_batched`: the GEMM is one cuBLAS
 // strided-batched call (torch.bmm), which is never split and on some architectures has one tile.
 // `tile`: that tile and split only (empty when the table has no such tile), as lower_op's.
+// `split_k` false: never split K (cuDNN's implicit-GEMM convolution kernels, which launch one block
+// per output tile: grid z is 1 on all 5,897 of NeuSight's FP32 convolution rows that ran one).
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
                                double extra_bytes, const KernelTimer& timer, bool strided_batched = false,
-                               const GemmTileRequest* tile = nullptr);
+                               const GemmTileRequest* tile = nullptr, bool split_k = true);
 
 }  // namespace dse
