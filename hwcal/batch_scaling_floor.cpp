@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -9,16 +10,11 @@
 namespace dse {
 namespace {
 
-// op, per-item shape (a convolution's layer: channels, size, filters, kernel, stride, padding, groups)
-using GroupKey = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::vector<std::int64_t>>;
+// op, per-item shape (a convolution's: its layer)
+using GroupKey = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::optional<ConvShape>>;
 
 GroupKey group_of(const KernelMeasurement& row) {
-  std::vector<std::int64_t> conv;
-  if (row.conv) {
-    const ConvShape& c = *row.conv;
-    conv = {c.channels, c.height, c.width, c.out, c.r, c.s, c.stride, c.pad, c.groups};
-  }
-  return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k, std::move(conv)};
+  return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k, row.conv};
 }
 
 double items(const KernelMeasurement& row) { return static_cast<double>(row.op == "linear" ? row.b * row.m : row.b); }

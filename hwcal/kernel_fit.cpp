@@ -179,9 +179,7 @@ std::vector<Kernel> predict_kernels_on_measured_tile(const KernelMeasurement& ro
 }
 
 double timed_back_to_back_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
-  double seconds = 0;
-  for (const auto& kernel : kernels) seconds += timer.time(kernel).seconds;
-  return seconds;
+  return timer.seconds(kernels);
 }
 
 double timed_alone_s(const std::vector<Kernel>& kernels, const KernelTimer& timer) {

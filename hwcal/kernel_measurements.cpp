@@ -52,19 +52,20 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
   for (const auto& row : table.rows()) {
     KernelMeasurement measurement;
     measurement.op = table.text(row, op);
+    // An error naming the file, line, column and header: "FILE:LINE:COL: HEADER: expected ..., found CELL".
+    const auto bad_cell = [&](std::size_t column, const std::string& expected) {
+      return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
+                       table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
+    };
     measurement.latency_ms = table.number(row, latency);
-    if (!(measurement.latency_ms > 0) || !std::isfinite(measurement.latency_ms)) {
-      throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[latency].column) +
-                      ": Latency: expected a positive number of milliseconds, found " + table.text(row, latency));
-    }
+    if (!(measurement.latency_ms > 0) || !std::isfinite(measurement.latency_ms))
+      throw bad_cell(latency, "a positive number of milliseconds");
     measurement.device = table.text(row, device);
     if (has_launch) measurement.kernel = table.text(row, kernel);
-    // An integer cell within [low, high], or an error naming the file, line, column and header.
+    // An integer cell within [low, high].
     const auto integer_in = [&](std::size_t column, std::int64_t low, std::int64_t high, const std::string& expected) {
       const std::int64_t value = table.integer(row, column);
-      if (value < low || value > high)
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                        table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
+      if (value < low || value > high) throw bad_cell(column, expected);
       return value;
     };
     // A launch within CUDA's limits (CUDA C++ Programming Guide, "Features and Technical
@@ -101,21 +102,17 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       shape.pad = integer_in(conv[5], 0, 1 << 20, "a padding of 0 or more");
       // The layer must have an output: (Input_Size + 2 x Padding - Kernel) / Stride + 1 >= 1.
       if (shape.height + 2 * shape.pad < shape.r)
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[conv[2]].column) + ": " +
-                        table.header()[conv[2]] + ": expected a kernel no larger than the padded input (" +
-                        std::to_string(shape.height + 2 * shape.pad) + "), found " + table.text(row, conv[2]));
+        throw bad_cell(
+            conv[2], "a kernel no larger than the padded input (" + std::to_string(shape.height + 2 * shape.pad) + ")");
       measurement.conv = shape;
-      measurement.file = path;
-      measurement.line = row.line;
-      out.push_back(std::move(measurement));
-      continue;
+    } else {
+      measurement.m = size(*m);
+      measurement.n = n ? size(*n) : 0;
+      measurement.k = k ? size(*k) : 0;
+      if ((measurement.op == "linear" || measurement.op == "bmm") && (!n || !k))
+        throw UserError(path + ":" + std::to_string(row.line) + ": expected N and K columns for a " + measurement.op +
+                        " row (B, M, N, K), found " + (n ? "no K column" : "no N column"));
     }
-    measurement.m = size(*m);
-    measurement.n = n ? size(*n) : 0;
-    measurement.k = k ? size(*k) : 0;
-    if ((measurement.op == "linear" || measurement.op == "bmm") && (!n || !k))
-      throw UserError(path + ":" + std::to_string(row.line) + ": expected N and K columns for a " + measurement.op +
-                      " row (B, M, N, K), found " + (n ? "no K column" : "no N column"));
     measurement.file = path;
     measurement.line = row.line;
     out.push_back(std::move(measurement));

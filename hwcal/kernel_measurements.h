@@ -19,6 +19,7 @@ namespace dse {
 // A convolution row's shape (NCHW input of the row's b images; `out` filters of r x s).
 struct ConvShape {
   std::int64_t channels = 0, height = 0, width = 0, out = 0, r = 1, s = 1, stride = 1, pad = 0, groups = 1;
+  auto operator<=>(const ConvShape&) const = default;
 };
 
 struct KernelMeasurement {

@@ -67,6 +67,10 @@ void require_inputs(const std::string& name, const std::vector<TensorId>& inputs
 
 }  // namespace
 
+Window recorded_window(const Op& op) { return Reader(op.name, op.attributes).window(); }
+
+std::int64_t recorded_groups(const Op& op) { return Reader(op.name, op.attributes).integer("groups", 1); }
+
 TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::vector<TensorId>& inputs,
                  const Attributes& attributes) {
   const Reader read(name, attributes);

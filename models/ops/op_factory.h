@@ -14,4 +14,9 @@ namespace dse::ops {
 TensorId make_op(Graph& graph, OpKind kind, const std::string& name, const std::vector<TensorId>& inputs,
                  const Attributes& attributes);
 
+// The window and groups a windowed op (convolution, pooling) records, read as make_op reads them
+// (absent keys: a 1 x 1 window, stride and dilation 1, no padding, 1 group).
+Window recorded_window(const Op& op);
+std::int64_t recorded_groups(const Op& op);
+
 }  // namespace dse::ops

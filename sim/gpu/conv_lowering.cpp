@@ -5,9 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <variant>
 
-#include "models/base/ceil_div.h"
+#include "models/ops/op_factory.h"
 
 namespace dse {
 namespace {
@@ -29,25 +28,9 @@ constexpr double kF4DataMacs = transform_macs(22, 6, 6);    // 264 per 6 x 6 inp
 constexpr double kF4FilterMacs = transform_macs(14, 6, 3);  // 126 per filter and channel
 constexpr double kF4OutputMacs = transform_macs(18, 4, 6);  // 180 per 4 x 4 output tile and filter
 
-std::vector<std::int64_t> int_list(const Op& op, const char* key) {
-  const auto it = op.attributes.find(key);
-  if (it == op.attributes.end()) return {};
-  const auto* list = std::get_if<std::vector<std::int64_t>>(&it->second);
-  return list ? *list : std::vector<std::int64_t>{};
-}
-
-std::int64_t int_attribute(const Op& op, const char* key, std::int64_t otherwise) {
-  const auto it = op.attributes.find(key);
-  if (it == op.attributes.end()) return otherwise;
-  const auto* value = std::get_if<std::int64_t>(&it->second);
-  return value ? *value : otherwise;
-}
-
+// An algorithm's kernels one after another; one that lowers to nothing is never the fastest.
 double seconds_of(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
-  if (kernels.empty()) return std::numeric_limits<double>::infinity();
-  double seconds = 0;
-  for (const Kernel& kernel : kernels) seconds += timer.time(kernel).seconds;
-  return seconds;
+  return kernels.empty() ? std::numeric_limits<double>::infinity() : timer.seconds(kernels);
 }
 
 // A memory-bound transform pass: PyTorch-style elementwise geometry (128 threads, 4 outputs each).
@@ -77,11 +60,10 @@ std::vector<Kernel> lower_simt_conv2d(const Graph& graph, const Op& op, const Ke
     }
   };
 
-  const std::vector<std::int64_t> kernel = int_list(op, "kernel"), stride = int_list(op, "stride"),
-                                  dilation = int_list(op, "dilation");
-  const bool winograd_layer = kernel == std::vector<std::int64_t>{3, 3} && stride == std::vector<std::int64_t>{1, 1} &&
-                              (dilation.empty() || dilation == std::vector<std::int64_t>{1, 1}) &&
-                              int_attribute(op, "groups", 1) == 1 && op.inputs.size() == 1;
+  const Window w = ops::recorded_window(op);
+  const bool winograd_layer = w.kernel_h == 3 && w.kernel_w == 3 && w.stride_h == 1 && w.stride_w == 1 &&
+                              w.dilation_h == 1 && w.dilation_w == 1 && ops::recorded_groups(op) == 1 &&
+                              op.inputs.size() == 1;
   if (!winograd_layer) return best;
   const Shape& in = graph.tensor(op.inputs[0]).shape;
   const Shape& out = graph.tensor(op.output).shape;

@@ -177,23 +177,20 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
     // An FP32 convolution on CUDA cores: the fastest of cuDNN's algorithms (conv_lowering.h).
     if (op.kind == OpKind::conv2d && op.dtype == DType::fp32 && !tensor && !tile && op.gemms.size() == 1) {
       kernels = lower_simt_conv2d(graph, op, timer, fastest, extra);
-      if (kernels.empty()) return {};
-    }
-    // torch.matmul / bmm is one cuBLAS strided-batched call; grouped convolutions (cuDNN) and fused
-    // attention are not, so they keep the fastest tile.
-    const bool strided_batched = op.kind == OpKind::matmul;
-    for (std::size_t i = 0; kernels.empty() && i < op.gemms.size(); ++i) {
-      const double extra_bytes = i == 0 ? extra : 0.0;
-      if (tile) {
-        const auto on_tile =
-            lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched, tile);
-        if (on_tile.empty()) return {};
-        kernels.insert(kernels.end(), on_tile.begin(), on_tile.end());
-        continue;
+    } else {
+      // torch.matmul / bmm is one cuBLAS strided-batched call; grouped convolutions (cuDNN) and fused
+      // attention are not, so they keep the fastest tile.
+      const bool strided_batched = op.kind == OpKind::matmul;
+      for (std::size_t i = 0; i < op.gemms.size(); ++i) {
+        const double extra_bytes = i == 0 ? extra : 0.0;
+        const auto gemm =
+            tile ? lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched, tile)
+                 : fastest(op.gemms[i], strided_batched, true, extra_bytes);
+        if (gemm.empty()) return {};
+        kernels.insert(kernels.end(), gemm.begin(), gemm.end());
       }
-      const auto gemm = fastest(op.gemms[i], strided_batched, true, extra_bytes);
-      kernels.insert(kernels.end(), gemm.begin(), gemm.end());
     }
+    if (kernels.empty()) return {};
     // What the GEMMs do beyond 2 flops per MAC (bias, epilogues, attention's softmax) rides along.
     kernels.back().flops += std::max<double>(0, static_cast<double>(op.cost.flops - 2 * op.cost.macs));
     return kernels;

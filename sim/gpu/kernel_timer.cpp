@@ -50,6 +50,12 @@ bool KernelTimer::on_tensor_cores(const Kernel& kernel) const {
 
 KernelTime KernelTimer::time(const Kernel& kernel) const { return time(kernel, GpuOperatingPoint::defaults(spec_)); }
 
+double KernelTimer::seconds(const std::vector<Kernel>& kernels) const {
+  double sum = 0;
+  for (const Kernel& kernel : kernels) sum += time(kernel).seconds;
+  return sum;
+}
+
 KernelTime KernelTimer::time(const Kernel& kernel, const GpuOperatingPoint& point) const {
   const double low = clock_table_mhz_.back();
   const double cap = std::max(low, std::min(point.clock_cap_mhz, spec_.boost_clock_mhz));

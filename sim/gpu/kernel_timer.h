@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/gpu/gpu_power.h"
 #include "sim/gpu/gpu_spec.h"
@@ -115,6 +116,8 @@ class KernelTimer {
   // loop of it runs: the highest table clock whose power fits.
   KernelTime time(const Kernel& kernel) const;
   KernelTime time(const Kernel& kernel, const GpuOperatingPoint& point) const;
+  // The kernels one after another, each at the clock time() grants it.
+  double seconds(const std::vector<Kernel>& kernels) const;
   // The kernel alone at `clock_mhz`.
   KernelTime time_at(const Kernel& kernel, double clock_mhz) const;
   // What the power model needs of the kernel run at `t`'s clock.

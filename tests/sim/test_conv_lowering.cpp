@@ -30,12 +30,6 @@ Conv conv(std::int64_t n, std::int64_t c, std::int64_t size, std::int64_t k, std
   return out;
 }
 
-double seconds(const std::vector<Kernel>& kernels, const KernelTimer& timer) {
-  double s = 0;
-  for (const Kernel& kernel : kernels) s += timer.time(kernel).seconds;
-  return s;
-}
-
 bool splits_k(const std::vector<Kernel>& kernels) {
   for (const Kernel& kernel : kernels)
     if (kernel.name.find("splitk") != std::string::npos) return true;
@@ -53,7 +47,7 @@ TEST(ConvLowering, A3x3Stride1LayerRunsWinogradFasterThanItsImplicitGemm) {
   ASSERT_FALSE(kernels.empty());
   EXPECT_EQ(kernels.front().name.rfind("winograd", 0), 0u) << kernels.front().name;
   const auto implicit = lower_gemm(layer.op().gemms[0], "fp32", false, 4, 0, v100, false, nullptr, false);
-  EXPECT_LT(seconds(kernels, v100), 0.8 * seconds(implicit, v100));
+  EXPECT_LT(v100.seconds(kernels), 0.8 * v100.seconds(implicit));
   // The non-fused algorithm is four launches: filter and data transforms, 36 positions' GEMMs in one
   // batched call, the output transform.
   if (kernels.size() > 1) {
