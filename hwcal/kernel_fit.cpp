@@ -237,6 +237,17 @@ double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer) {
   return seconds > 0 ? joules / seconds : timer.power().idle_w();
 }
 
+double predict_power_at_boost_w(const KernelMeasurement& row, const KernelTimer& timer) {
+  const GpuOperatingPoint unlimited{timer.spec().boost_clock_mhz, std::numeric_limits<double>::max()};
+  double joules = 0, seconds = 0;
+  for (const auto& kernel : predict_kernels(row, timer)) {
+    const KernelTime t = timer.time(kernel, unlimited);
+    joules += timer.board_w(kernel, t) * t.seconds;
+    seconds += t.seconds;
+  }
+  return seconds > 0 ? joules / seconds : timer.power().idle_w();
+}
+
 ErrorSummary summarize_errors(const std::vector<double>& errors) {
   ErrorSummary summary;
   summary.rows = errors.size();
@@ -485,7 +496,7 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
                                    const KernelCalibration& calibration) {
   std::string csv =
       "device,op,b,m,n,k,measured_ms,predicted_ms,error_pct,measured_kernel,measured_blocks,predicted_kernels,"
-      "predicted_blocks,clock_mhz,power_w,measured_tile_predicted_ms,conv\n";
+      "predicted_blocks,clock_mhz,power_w,measured_tile_predicted_ms,conv,power_at_boost_w,idle_w\n";
   for (const auto& [name, device] : devices) {
     const KernelTimer timer(device.spec, calibration);
     for (const auto& row : device.rows) {
@@ -508,11 +519,11 @@ std::string kernel_predictions_csv(const std::map<std::string, DeviceRows>& devi
         conv = fmt::format("{}x{}x{} to {} {}x{}/{} pad {} groups {}", c.channels, c.height, c.width, c.out, c.r, c.s,
                            c.stride, c.pad, c.groups);
       }
-      csv +=
-          fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{},{}\n", name, row.op, row.b,
-                      row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
-                      csv_field(row.kernel), grid_blocks(row) > 0 ? std::to_string(grid_blocks(row)) : "", names,
-                      blocks, clock_mhz, predict_power_w(row, timer), on_tile_ms, conv);
+      csv += fmt::format(
+          "{},{},{},{},{},{},{:.6g},{:.6g},{:.2f},{},{},{},{},{:.0f},{:.1f},{},{},{:.1f},{:.1f}\n", name, row.op, row.b,
+          row.m, row.n, row.k, row.latency_ms, predicted_ms, 100 * (predicted_ms / row.latency_ms - 1),
+          csv_field(row.kernel), grid_blocks(row) > 0 ? std::to_string(grid_blocks(row)) : "", names, blocks, clock_mhz,
+          predict_power_w(row, timer), on_tile_ms, conv, predict_power_at_boost_w(row, timer), timer.power().idle_w());
     }
   }
   return csv;

@@ -71,6 +71,8 @@ double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasuremen
 double predict_gpu_share(const KernelMeasurement& row, const KernelTimer& timer);
 // The board power (W) the row's kernels draw in a loop.
 double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer);
+// The board power (W) they would draw in a loop at the boost clock with no power limit holding them.
+double predict_power_at_boost_w(const KernelMeasurement& row, const KernelTimer& timer);
 // The one-op graph a row measured (for the calibration backends, which run or simulate it).
 Graph measured_op_graph(const KernelMeasurement& row);
 

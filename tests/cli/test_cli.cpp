@@ -108,6 +108,10 @@ TEST(Cli, ValidateKernelsReportsErrorsPerDeviceAndOp) {
     // dse's launch beside the measured one: one block per row for layer norm, as PyTorch launches.
     EXPECT_EQ(table.integer(row, table.column("predicted_blocks")),
               table.integer(row, table.column("measured_blocks")));
+    // At the boost clock with no limit a loop draws at least what it draws where the limit holds it,
+    // and the board idles at the T4's measured 26.8 W (configs/hardware/gpu/t4.yaml).
+    EXPECT_GE(table.number(row, table.column("power_at_boost_w")), table.number(row, table.column("power_w")) - 0.1);
+    EXPECT_DOUBLE_EQ(table.number(row, table.column("idle_w")), 26.8);
     ++rows;
   }
   EXPECT_NEAR(t4["mape_pct"].get<double>(), sum / rows, 0.01);
