@@ -141,6 +141,20 @@ TEST(KernelTimer, AT4sFp16GemmRunsAtThePublishedPowerCappedRate) {
   EXPECT_NEAR(timer.board_w(kernels[0], t), timer.spec().tdp_w, 0.5);
 }
 
+TEST(KernelTimer, AnA100PciesFp16GemmRunsAtCutlasssPublishedRate) {
+  // CUTLASS's profiler on an A100-PCIE-40GB: its 256 x 128 FP16 tensor-core GEMM of M = 3,456,
+  // N = 4,096, K = 8,192 at "~158T" (NVIDIA/cutlass issue #956; tests/data/public/
+  // a100_pcie_40gb_cutlass_fp16.csv), about half the 312 TFLOPS peak: the 250 W limit holds the
+  // densest math near the 765 MHz base clock, the power model's anchor. Nothing was fitted to it.
+  const KernelTimer timer(spec("a100_pcie_40gb"), KernelCalibration{});
+  const auto kernels = lower_gemm({1, 3456, 4096, 8192}, "fp16", true, 2, 0, timer);
+  ASSERT_EQ(kernels.size(), 1u);
+  const KernelTime t = timer.time(kernels[0]);
+  EXPECT_NEAR(2.0 * 3456 * 4096 * 8192 / t.seconds / 1e12, 158.0, 0.1 * 158.0);
+  EXPECT_LT(t.clock_mhz, 0.6 * timer.spec().boost_clock_mhz);  // 1,410 MHz boost
+  EXPECT_NEAR(timer.board_w(kernels[0], t), timer.spec().tdp_w, 0.5);
+}
+
 TEST(KernelTimer, TheDensestMathHoldsTheBaseClockAtTheTdp) {
   // NVIDIA's definition of the base clock, the power model's anchor: activity 1 (the densest FP16
   // math at full rate on every SM, no DRAM traffic) at the base clock draws the TDP.
