@@ -365,12 +365,20 @@ struct GemmOptions {
 
 // LLMCompass's measured GEMMs, predicted by hwcal/gemm_validation.h.
 int validate_gemm(const GemmOptions& options) {
-  const HardwareCatalog catalog = HardwareCatalog::for_listing();
-  const auto spec_path = catalog.find("gpu", options.gpu);
-  if (!spec_path) {
-    const auto names = catalog.names("gpu");
-    throw UserError("--gpu: expected a GPU spec name (" + join_names(names) + "), found '" + options.gpu + "'" +
-                    did_you_mean_suffix(options.gpu, names));
+  // A catalog name, or a spec file of one's own (a value ending in .yaml, as device.gpu takes it).
+  std::optional<std::string> spec_path;
+  if (options.gpu.ends_with(".yaml")) {
+    if (!config_file_exists(options.gpu))
+      throw UserError("--gpu: expected an existing GPU spec file, found no file '" + options.gpu + "'");
+    spec_path = options.gpu;
+  } else {
+    const HardwareCatalog catalog = HardwareCatalog::for_listing();
+    spec_path = catalog.find("gpu", options.gpu);
+    if (!spec_path) {
+      const auto names = catalog.names("gpu");
+      throw UserError("--gpu: expected a GPU spec name (" + join_names(names) + ") or a .yaml file, found '" +
+                      options.gpu + "'" + did_you_mean_suffix(options.gpu, names));
+    }
   }
   const auto dtype = parse_dtype(options.dtype);
   if (!dtype)
@@ -379,9 +387,9 @@ int validate_gemm(const GemmOptions& options) {
   std::optional<Hdf5File> output;  // created before the work, so that one that cannot be stops it first
   if (!options.output.empty()) output.emplace(options.output);
   const GpuSpec spec = read_gpu_spec(load_config_file(*spec_path));
-  const KernelCalibration calibration =
-      options.calibration_file.empty() ? KernelCalibration{}
-                                       : load_saved_calibration(options.calibration_file, {options.gpu}).calibration;
+  const KernelCalibration calibration = options.calibration_file.empty()
+                                            ? KernelCalibration{}
+                                            : load_saved_calibration(options.calibration_file, {spec.name}).calibration;
   const GemmValidation result = predict_llmcompass_gemms(
       options.file, spec, *dtype, calibration, options.back_to_back ? GemmTiming::back_to_back : GemmTiming::alone);
   nlohmann::json rows = nlohmann::json::array();
@@ -412,7 +420,7 @@ int validate_gemm(const GemmOptions& options) {
     fmt::print(options.mode.human(),
                "{} on {}: MAPE {:.1f} %, {:.0f} % within 20 %, {} rows; modelled clock {:.0f} MHz\n", options.dtype,
                spec.name, mape, 100 * share, result.rows.size(), result.clock_mhz);
-  if (output) write_gemm_validation_h5(*output, options.file, options.gpu, options.dtype, result.rows);
+  if (output) write_gemm_validation_h5(*output, options.file, spec.name, options.dtype, result.rows);
   if (options.mode.json)
     options.mode.print_json({{"gpu", spec.name},
                              {"dtype", options.dtype},
@@ -468,7 +476,9 @@ Subcommand add_validate_command(CLI::App& app) {
   CLI::App* gemm_command =
       command->add_subcommand("gemm", "Predict measured GEMM latencies (LLMCompass format: M, N, K, TIMEms)");
   gemm_command->add_option("file", gemm->file, "The measurements")->required()->check(CLI::ExistingFile);
-  gemm_command->add_option("--gpu", gemm->gpu, "GPU spec the measurements were taken on (default a100_sxm4_80gb)");
+  gemm_command->add_option("--gpu", gemm->gpu,
+                           "GPU spec the measurements were taken on: a name (dse list gpu) or a .yaml file (default "
+                           "a100_sxm4_80gb)");
   gemm_command->add_option("--dtype", gemm->dtype, "Element type (default fp16: tensor cores)");
   gemm_command
       ->add_option("--calibration", gemm->calibration_file,

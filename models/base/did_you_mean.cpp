@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace dse {
 
@@ -35,15 +36,19 @@ std::optional<std::string> closest_name(std::string_view wrong, const std::vecto
   const std::string wrong_lower = lower(wrong);
   const std::size_t limit = std::max<std::size_t>(1, wrong.size() / 3);
   std::optional<std::string> best;
-  std::size_t best_distance = limit + 1;
+  // Ranked by distance, then by whether it is the edit distance itself rather than a prefix's
+  // allowance: "a100_pcie40" is three edits from a100_pcie_40gb and only a prefix away from a10.
+  std::pair<std::size_t, bool> best_rank{limit + 1, true};
   for (const auto& name : valid) {
     const std::string name_lower = lower(name);
     std::size_t distance = edit_distance(wrong_lower, name_lower);
     const bool prefix =
         !wrong_lower.empty() && (name_lower.starts_with(wrong_lower) || wrong_lower.starts_with(name_lower));
+    const bool by_prefix = prefix && distance > limit;
     if (prefix && distance > 1) distance = std::min(distance, limit);
-    if (distance < best_distance) {
-      best_distance = distance;
+    const std::pair<std::size_t, bool> rank{distance, by_prefix};
+    if (distance <= limit && rank < best_rank) {
+      best_rank = rank;
       best = name;
     }
   }

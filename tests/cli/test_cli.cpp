@@ -478,6 +478,14 @@ TEST(Cli, ValidateGemmPredictsTensorCoreGemms) {
   EXPECT_LT(json["clock_mhz"].get<double>(), 1410);
   EXPECT_NEAR(json["rows"][19]["power_w"].get<double>(), 400, 0.01);
   EXPECT_EQ(run_dse("validate gemm " + ref + " --gpu a100_sxm80").exit_code, 2);
+  // A spec file of one's own (here the catalog's own file, by path) predicts as its name does.
+  const std::string own = source_path("configs/hardware/gpu/a100_sxm4_80gb.yaml");
+  const CliResult by_file = run_dse("validate gemm " + ref + " --gpu " + own + " --json -q");
+  ASSERT_EQ(by_file.exit_code, 0) << by_file.err;
+  EXPECT_EQ(nlohmann::json::parse(by_file.out)["mape_pct"], json["mape_pct"]);
+  const CliResult missing = run_dse("validate gemm " + ref + " --gpu no_such_gpu.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "dse: error: --gpu: expected an existing GPU spec file, found no file 'no_such_gpu.yaml'\n");
 }
 
 // A benchmark's loop of launches pays no harness floor: --back-to-back predicts each row without it,

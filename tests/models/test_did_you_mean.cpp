@@ -20,6 +20,9 @@ TEST(ClosestName, SuggestsPlausibleTyposOnly) {
   EXPECT_FALSE(closest_name("transformer", names).has_value());
   EXPECT_EQ(did_you_mean_suffix("outptu", {"output", "name"}), "; did you mean 'output'?");
   EXPECT_EQ(did_you_mean_suffix("zzz", {"output"}), "");
+  // A name within the edit limit beats one that is only a prefix of the typo.
+  EXPECT_EQ(closest_name("a100_pcie40", {"a10", "a100_pcie_40gb"}).value(), "a100_pcie_40gb");
+  EXPECT_EQ(closest_name("a10_extra_long_name", {"a10", "b20"}).value(), "a10");  // a prefix still suggests
 }
 
 TEST(NaturalLess, ComparesDigitRunsAsNumbers) {
