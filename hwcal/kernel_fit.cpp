@@ -226,26 +226,25 @@ double predict_gpu_share(const KernelMeasurement& row, const KernelTimer& timer)
   return busy_s > 0 ? share_s / busy_s : 1.0;
 }
 
-double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer) {
-  // The kernels in a loop: their energy over their time (each at the clock the firmware gives it).
+namespace {
+// The kernels in a loop at `point`: their energy over their time (each at the clock the firmware gives it).
+double loop_power_w(const KernelMeasurement& row, const KernelTimer& timer, const GpuOperatingPoint& point) {
   double joules = 0, seconds = 0;
   for (const auto& kernel : predict_kernels(row, timer)) {
-    const KernelTime t = timer.time(kernel);
+    const KernelTime t = timer.time(kernel, point);
     joules += timer.board_w(kernel, t) * t.seconds;
     seconds += t.seconds;
   }
   return seconds > 0 ? joules / seconds : timer.power().idle_w();
 }
+}  // namespace
+
+double predict_power_w(const KernelMeasurement& row, const KernelTimer& timer) {
+  return loop_power_w(row, timer, GpuOperatingPoint::defaults(timer.spec()));
+}
 
 double predict_power_at_boost_w(const KernelMeasurement& row, const KernelTimer& timer) {
-  const GpuOperatingPoint unlimited{timer.spec().boost_clock_mhz, std::numeric_limits<double>::max()};
-  double joules = 0, seconds = 0;
-  for (const auto& kernel : predict_kernels(row, timer)) {
-    const KernelTime t = timer.time(kernel, unlimited);
-    joules += timer.board_w(kernel, t) * t.seconds;
-    seconds += t.seconds;
-  }
-  return seconds > 0 ? joules / seconds : timer.power().idle_w();
+  return loop_power_w(row, timer, {timer.spec().boost_clock_mhz, std::numeric_limits<double>::max()});
 }
 
 ErrorSummary summarize_errors(const std::vector<double>& errors) {
