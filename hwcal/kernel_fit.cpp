@@ -141,7 +141,13 @@ Graph measured_op_graph(const KernelMeasurement& row) {
 
 std::vector<Kernel> predict_kernels(const KernelMeasurement& row, const KernelTimer& timer) {
   // An empty kernel: what one launch costs back to back (the launch overhead, one tiny block).
-  if (row.op == "launch") return {Kernel{"empty", 1, 32, 16, 0, 0, 0, 0, "fp32", false}};
+  if (row.op == "launch") {
+    Kernel empty;
+    empty.name = "empty";
+    empty.threads_per_block = 32;
+    empty.registers_per_thread = 16;
+    return {empty};
+  }
   const Graph graph = measured_op_graph(row);
   return lower_op(graph, graph.ops().back(), timer);
 }
@@ -298,6 +304,7 @@ TileChoiceReport evaluate_tile_choice(const std::map<std::string, DeviceRows>& d
 namespace {
 
 bool has_shared_fp32_lanes(const GpuSpec& spec) { return spec.fp32_lanes_shared_with_int32 > 0; }
+bool has_measured_tlb(const GpuSpec& spec) { return spec.l1_tlb.has_value(); }
 
 // A fitted parameter: how the optimiser sees it (log, or log(1 + x) where 0 is allowed) and its
 // bounds (the calibration file's ranges, kernel_calibration_io.cpp). A parameter only some GPUs'
@@ -325,6 +332,8 @@ constexpr FitParameter kFitParameters[] = {
     {"active_sm_power_share", &KernelCalibration::active_sm_power_share, true, 0, 1},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, true, 0, 1, has_shared_fp32_lanes,
      KernelCalibration::kSharedFp32LaneEfficiencyPrior},
+    {"tlb_miss_cycles_per_row", &KernelCalibration::tlb_miss_cycles_per_row, true, 0, 1e6, has_measured_tlb,
+     KernelCalibration::kTlbMissCyclesPerRowPrior},
 };
 
 // Whether any of `devices` has rows that depend on `p`.

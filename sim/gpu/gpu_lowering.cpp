@@ -68,12 +68,47 @@ void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std:
   kernel.dram_bytes += missing_l1 * (1.0 - l2_hit);
 }
 
+// Where `op`'s B operand lies: nn.Linear's weight (out_features x in_features) and matmul with
+// transpose_b are read transposed; other matmuls row-major. Convolutions and fused attention are
+// not modelled.
+GemmLayout gemm_layout(const Op& op) {
+  if (op.kind != OpKind::matmul) return GemmLayout::unmodelled;
+  const auto transposed = op.attributes.find("transpose_b");
+  const bool transpose_b = transposed != op.attributes.end() &&
+                           std::holds_alternative<std::int64_t>(transposed->second) &&
+                           std::get<std::int64_t>(transposed->second) != 0;
+  return op.attributes.contains("out_features") || transpose_b ? GemmLayout::b_transposed : GemmLayout::b_row_major;
+}
+
+// Where one block of `tile` (split `split` ways) reads in each main-loop step of 8 along K.
+Kernel::TranslationFootprint translation_footprint(const GemmView& gemm, const Tile& tile, std::int64_t split,
+                                                   double element_bytes, GemmLayout layout, bool batched_b) {
+  Kernel::TranslationFootprint f;
+  f.tiles_m = ceil_div(gemm.m, tile.m);
+  f.tiles_n = ceil_div(gemm.n, tile.n);
+  f.m = gemm.m;
+  f.n = gemm.n;
+  f.matrices = gemm.batch;
+  f.tile_m = tile.m;
+  f.tile_n = tile.n;
+  f.a_rows = std::min(tile.m, gemm.m);
+  f.a_row_bytes = static_cast<double>(gemm.k) * element_bytes;
+  f.b_transposed = layout == GemmLayout::b_transposed;
+  f.b_rows = f.b_transposed ? std::min(tile.n, gemm.n) : std::min<std::int64_t>(8, gemm.k);
+  f.b_row_bytes = static_cast<double>(f.b_transposed ? gemm.k : gemm.n) * element_bytes;
+  f.b_batched = batched_b;
+  f.steps = static_cast<double>(ceil_div(ceil_div(gemm.k, split), std::int64_t{8}));
+  return f;
+}
+
 }  // namespace
 
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
                                double extra_bytes, const KernelTimer& timer, bool strided_batched,
-                               const GemmTileRequest* request, bool split_k) {
+                               const GemmTileRequest* request, bool split_k, GemmLayout layout) {
   std::vector<Kernel> best;
+  const Tile* best_tile = nullptr;
+  std::int64_t best_split = 1;
   double best_seconds = std::numeric_limits<double>::infinity();
   const double operand_bytes = element_bytes * static_cast<double>(gemm.batch) *
                                static_cast<double>(gemm.m * gemm.k + gemm.k * gemm.n + gemm.m * gemm.n);
@@ -131,9 +166,14 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
       if (best.empty() || seconds < best_seconds) {  // a NaN time (a fit's wild step) still yields a kernel
         best_seconds = seconds;
         best = {kernel};
+        best_tile = &tile;
+        best_split = split;
       }
     }
   }
+  const std::optional<L1Tlb>& tlb = timer.spec().l1_tlb;
+  if (!best.empty() && tlb && layout != GemmLayout::unmodelled)
+    best[0].translation = translation_footprint(gemm, *best_tile, best_split, element_bytes, layout, batched_call);
   return best;
 }
 
@@ -164,12 +204,22 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
       gemm_bytes += element_bytes * static_cast<double>(g.batch * (g.m * g.k + g.k * g.n + g.m * g.n));
     const double extra = std::max(0.0, static_cast<double>(op.cost.bytes_read + op.cost.bytes_written) - gemm_bytes);
     // The fastest tiling of one GEMM, remembered in the cache.
+    const GemmLayout layout = gemm_layout(op);
     const GemmLowerer fastest = [&](const GemmView& gemm, bool batched, bool split_k, double extra_bytes) {
-      const GemmLoweringCache::Key key{gemm.batch, gemm.m,        gemm.n,      gemm.k,  type,
-                                       tensor,     element_bytes, extra_bytes, batched, split_k};
+      const GemmLoweringCache::Key key{gemm.batch,
+                                       gemm.m,
+                                       gemm.n,
+                                       gemm.k,
+                                       type,
+                                       tensor,
+                                       element_bytes,
+                                       extra_bytes,
+                                       batched,
+                                       split_k,
+                                       static_cast<int>(layout)};
       auto cached = cache ? cache->find(key) : std::nullopt;
       if (!cached) {
-        cached = lower_gemm(gemm, type, tensor, element_bytes, extra_bytes, timer, batched, nullptr, split_k);
+        cached = lower_gemm(gemm, type, tensor, element_bytes, extra_bytes, timer, batched, nullptr, split_k, layout);
         if (cache) cache->store(key, *cached);
       }
       return *cached;
@@ -183,9 +233,9 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
       const bool strided_batched = op.kind == OpKind::matmul;
       for (std::size_t i = 0; i < op.gemms.size(); ++i) {
         const double extra_bytes = i == 0 ? extra : 0.0;
-        const auto gemm =
-            tile ? lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer, strided_batched, tile)
-                 : fastest(op.gemms[i], strided_batched, true, extra_bytes);
+        const auto gemm = tile ? lower_gemm(op.gemms[i], type, tensor, element_bytes, extra_bytes, timer,
+                                            strided_batched, tile, true, layout)
+                               : fastest(op.gemms[i], strided_batched, true, extra_bytes);
         if (gemm.empty()) return {};
         kernels.insert(kernels.end(), gemm.begin(), gemm.end());
       }

@@ -35,9 +35,10 @@ namespace dse {
 // threads. One cache belongs to one KernelTimer (the best tile depends on its GPU and calibration).
 class GemmLoweringCache {
  public:
-  // batch, m, n, k, type, tensor cores, element bytes, extra bytes, strided-batched, K may be split
-  using Key =
-      std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double, bool, bool>;
+  // batch, m, n, k, type, tensor cores, element bytes, extra bytes, strided-batched, K may be split,
+  // layout (GemmLayout)
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::string, bool, double, double,
+                         bool, bool, int>;
   std::optional<std::vector<Kernel>> find(const Key& key) const;
   void store(const Key& key, std::vector<Kernel> kernels);
 
@@ -55,6 +56,12 @@ struct GemmTileRequest {
   std::int64_t split = 1;
 };
 
+// Where a GEMM's B operand lies, for the pages its main loop reads (Kernel::translation). A is
+// m x k row-major in both: B k x n row-major (torch.matmul, bmm), or n x k and read transposed
+// (nn.Linear's weight, matmul with transpose_b). `unmodelled`: convolutions' implicit and Winograd
+// GEMMs and fused attention, whose operands are gathered rather than strided.
+enum class GemmLayout { unmodelled, b_row_major, b_transposed };
+
 // `tile`: lower every GEMM of `op` on that tile instead of the fastest; no kernels when dse's tile
 // table has no tile of that size or the split leaves slices shorter than 8 (an op without GEMMs
 // lowers as usual).
@@ -68,8 +75,11 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
 // `tile`: that tile and split only (empty when the table has no such tile), as lower_op's.
 // `split_k` false: never split K (cuDNN's implicit-GEMM convolution kernels, which launch one block
 // per output tile: grid z is 1 on all 5,897 of NeuSight's FP32 convolution rows that ran one).
+// `layout`: where B lies; the tile is chosen without it (cuBLAS's heuristics pick by shape), the
+// chosen kernel carries the pages its main loop reads.
 std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bool tensor_cores, double element_bytes,
                                double extra_bytes, const KernelTimer& timer, bool strided_batched = false,
-                               const GemmTileRequest* tile = nullptr, bool split_k = true);
+                               const GemmTileRequest* tile = nullptr, bool split_k = true,
+                               GemmLayout layout = GemmLayout::unmodelled);
 
 }  // namespace dse

@@ -142,6 +142,17 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.simt_gemm_exposed_store_share = root.param<double>("simt_gemm_exposed_store_share").in_range(0, 1).optional();
   spec.simt_tensor_energy_ratio = root.param<double>("simt_tensor_energy_ratio").in_range(0.1, 100).optional();
   spec.tensor_energy_scale = root.param<double>("tensor_energy_scale").in_range(0.2, 5).with_default(1.0);
+  if (const ConfigNode* tlb = root.find("l1_tlb")) {
+    tlb->expect_map("the SM's L1 TLB as measured: reach_mib, page_kib, sms_sharing");
+    L1Tlb measured;
+    measured.reach_bytes = tlb->param<double>("reach_mib").in_range(0.0625, 1 << 20).required() * 1024 * 1024;
+    measured.page_bytes = tlb->param<double>("page_kib").in_range(4, 1 << 20).required() * 1024;
+    measured.sms_sharing = tlb->param<int>("sms_sharing").in_range(1, 64).required();
+    if (measured.page_bytes > measured.reach_bytes)
+      tlb->fail("page_kib is larger than reach_mib: the reach is what all of the TLB's entries map together");
+    tlb->check_unknown_keys();
+    spec.l1_tlb = measured;
+  }
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
             spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);
   read_pair(root, "peak_tflops", "datasheet peaks by unit and type", 0.001, 1e6, spec.cuda_core_tflops,

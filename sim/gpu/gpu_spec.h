@@ -24,6 +24,16 @@ struct SmLimits {
   int warp_schedulers = 0;  // warp schedulers (SM partitions), each issuing to its own share of the lanes
 };
 
+// An SM's first-level TLB as a pointer-chasing microbenchmark measured it: the bytes its entries
+// map together (the reach: the working set beyond which every access's latency steps up), the page
+// one entry maps, and how many SMs share it (two SMs whose chases slow each other down).
+struct L1Tlb {
+  double reach_bytes = 0;
+  double page_bytes = 0;
+  int sms_sharing = 1;
+  double entries() const { return reach_bytes / page_bytes; }
+};
+
 // The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.
 struct SupportedClocks {
   double min_mhz = 0, max_mhz = 0, step_mhz = 0;
@@ -109,6 +119,8 @@ struct GpuSpec {
   std::optional<double> simt_gemm_exposed_store_share;
   std::optional<double> simt_tensor_energy_ratio;
   double tensor_energy_scale = 1;
+  // Where a measurement of it is published (absent elsewhere: no GEMM waits on translations).
+  std::optional<L1Tlb> l1_tlb;
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
   std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
   std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8

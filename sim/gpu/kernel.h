@@ -21,6 +21,23 @@ struct Kernel {
   bool matrix = false;  // runs on tensor cores when the type has them
   // Of dram_bytes, what a GEMM's blocks write after their main loops (C tiles, split-K partials).
   double store_bytes = 0;
+  // Where a GEMM's main loop reads, for the SMs' TLBs (GpuSpec::l1_tlb; steps 0 for other kernels).
+  // Block b of the grid computes output tile (b % tiles_n, b / tiles_n % tiles_m) of matrix (or
+  // split-K slice) b / (tiles_n tiles_m); in each k step it reads `a_rows` rows of A, `a_row_bytes`
+  // apart (tile t's from row t x tile_m of its matrix), and `b_rows` of B: read transposed (n x k),
+  // tile t's from row t x tile_n, else the same 8 rows of its k x n matrix as every block.
+  struct TranslationFootprint {
+    std::int64_t tiles_m = 0, tiles_n = 0;  // output tiles along m and n per matrix
+    std::int64_t m = 0, n = 0;              // rows of A and of transposed B per matrix
+    std::int64_t matrices = 1;              // the batch (split-K slices read the same rows)
+    std::int64_t tile_m = 0, tile_n = 0;    // output rows and columns per block
+    std::int64_t a_rows = 0, b_rows = 0;    // rows one block reads per k step (a full tile's)
+    double a_row_bytes = 0, b_row_bytes = 0;
+    bool b_transposed = false;
+    bool b_batched = false;  // one B per matrix (bmm), else one for all
+    double steps = 0;        // k steps in one block's main loop
+  };
+  TranslationFootprint translation;
 };
 
 // How many blocks of `kernel` fit on one SM at once, and by what limit.

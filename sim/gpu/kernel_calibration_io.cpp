@@ -25,6 +25,7 @@ constexpr Field kFields[] = {
     {"simt_tensor_energy_ratio", &KernelCalibration::simt_tensor_energy_ratio, 0.1, 100},
     {"active_sm_power_share", &KernelCalibration::active_sm_power_share, 0, 1},
     {"shared_fp32_lane_efficiency", &KernelCalibration::shared_fp32_lane_efficiency, 0, 1},
+    {"tlb_miss_cycles_per_row", &KernelCalibration::tlb_miss_cycles_per_row, 0, 1e6},
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/base/ceil_div.h"
+#include "sim/gpu/translation_model.h"
 
 namespace dse {
 
@@ -78,6 +79,13 @@ double KernelTimer::board_w(const Kernel& kernel, const KernelTime& t) const {
   return power_.board_w(load(kernel, t), t.clock_mhz);
 }
 
+double KernelTimer::translation_s(const Kernel& kernel, std::int64_t blocks_per_sm, double clock_mhz) const {
+  if (!spec_.l1_tlb || kernel.translation.steps <= 0) return 0;
+  const TlbPressure p = tlb_pressure(kernel, *spec_.l1_tlb, spec_.sm_count, blocks_per_sm);
+  return kernel.translation.steps * p.miss_share * p.row_reads_per_sm * calibration_.tlb_miss_cycles_per_row /
+         (clock_mhz * 1e6);
+}
+
 KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
   KernelTime result;
   result.clock_mhz = clock_mhz;
@@ -115,7 +123,10 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
     const double latency_hiding =
         std::min(1.0, warps / (spec_.sm.warp_schedulers * calibration_.saturating_warps_per_scheduler));
     const double block_overhead_s = kernel.matrix ? calibration_.gemm_block_overhead_cycles / (clock_mhz * 1e6) : 0.0;
-    const double compute = static_cast<double>(per_sm) * (block_flops / (sm_rate * latency_hiding) + block_overhead_s) +
+    // The SM's blocks share its lanes; their row reads that miss the TLB are translated meanwhile.
+    const double block_loop_s = block_flops / (sm_rate * latency_hiding);
+    const double loops = std::max(static_cast<double>(per_sm) * block_loop_s, translation_s(kernel, per_sm, clock_mhz));
+    const double compute = loops + static_cast<double>(per_sm) * block_overhead_s +
                            static_cast<double>(blocks) * block_exposed_store_bytes / bandwidth;
     const double memory = static_cast<double>(blocks) * (block_bytes / bandwidth + block_l2_seconds);
     compute_total += compute;

@@ -264,8 +264,11 @@ TEST(CalibrationSession, AnInterruptedSessionResumesWithoutMeasuringAgain) {
 TEST(CalibrationSession, TheFitRecoversTheSimulatedGpusParametersAndStaysPhysical) {
   const fs::path dir = fs::temp_directory_path() / ("dse_calibrate_" + std::to_string(::getpid()));
   CalibrateOptions options;
-  options.overrides = {"gpu=a100_sxm4_40gb", "output=" + (dir / "a100.yaml").string(), "kernels.batch=4",
-                       "kernels.models=[resnet18]", "kernels.gemm_sizes=[512, 2048]"};
+  // A prior of one row's weight: the test asks what the rows identify. The session's default prior
+  // (50 rows) pulls a fit to this small suite 60 % of the way from the truth towards the defaults,
+  // which are NeuSight's GPUs' fit, not this simulated GPU's truth.
+  options.overrides = {"gpu=a100_sxm4_40gb",        "output=" + (dir / "a100.yaml").string(), "kernels.batch=4",
+                       "kernels.models=[resnet18]", "kernels.gemm_sizes=[512, 2048]",         "fit.prior_rows=1"};
   options.start = JournalStart::force;
   const CalibrateOutcome out = calibrate(options);
   // configs/calibration/session.yaml's truth: gemm 0.86, stream 0.80, vector 0.55, launch 4 us.
