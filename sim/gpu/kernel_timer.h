@@ -65,7 +65,7 @@ struct KernelCalibration {
   double simt_tensor_energy_ratio = 4.67;
   double active_sm_power_share = 0.106;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver in GEMM loops.
-  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.39). Held out, it moves two
+  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.40). Held out, it moves two
   // published SGEMMs the same way: an RTX A6000's cuBLAS 4,096^3 (siboehm/SGEMM_CUDA) and an L4's
   // PyTorch matmuls at N >= 8,192 (tests/data/public/README.md, docs/validation.md).
   double shared_fp32_lane_efficiency = 0.40;

@@ -158,7 +158,7 @@ TEST(KernelFit, FitsTheSharedFp32LanesOnlyFromAGpuThatHasThem) {
 
 // Two GPUs no fit and no spec figure came from, timed inside NeuSight's model traces
 // (tests/data/neusight/model_ops): the default calibration predicts their GEMMs within the 15 %
-// target (A100 80GB PCIe linear 7.4 / bmm 6.7 %; H100 SXM 6.7 / 10.5 %, 22.3 % on bmm before
+// target (A100 80GB PCIe linear 6.8 / bmm 6.4 %; H100 SXM 6.9 / 10.4 %, 22.3 % on bmm before
 // Hopper's blocks paid for their C-tile store).
 TEST(KernelValidation, GpusNoFitHasSeenWithinTargetInsideModelTraces) {
   const std::string dir = std::string(DSE_REFERENCE_DIR) + "/neusight/model_ops/";
