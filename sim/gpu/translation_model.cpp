@@ -53,9 +53,9 @@ TlbPressure tlb_pressure(const Kernel& kernel, const L1Tlb& tlb, int sm_count, s
       else
         b_matrices.push_back(b_matrix);
     }
+  // std::unique, not std::ranges::unique: clang with libstdc++ 12 (the fuzz build) rejects the latter.
   std::ranges::sort(b_matrices);
-  const auto distinct_b = std::ranges::unique(b_matrices);
-  b_matrices.erase(distinct_b.begin(), distinct_b.end());
+  b_matrices.erase(std::unique(b_matrices.begin(), b_matrices.end()), b_matrices.end());
   p.pages = pages_of_runs(a_runs, f.a_row_bytes, tlb.page_bytes) +
             (f.b_transposed ? pages_of_runs(b_runs, f.b_row_bytes, tlb.page_bytes)
                             : static_cast<double>(b_matrices.size()) *
