@@ -150,4 +150,12 @@ OpCost& OpCost::operator+=(const OpCost& other) {
   return *this;
 }
 
+bool reads_b_transposed(const Op& op) {
+  if (op.kind != OpKind::matmul) return false;
+  if (op.attributes.contains("out_features")) return true;
+  const auto it = op.attributes.find("transpose_b");
+  return it != op.attributes.end() && std::holds_alternative<std::int64_t>(it->second) &&
+         std::get<std::int64_t>(it->second) != 0;
+}
+
 }  // namespace dse

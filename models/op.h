@@ -160,4 +160,8 @@ struct Op {
   OpCost cost;
 };
 
+// A matmul that reads its B operand transposed: nn.Linear (weights stored out_features x
+// in_features) or matmul with transpose_b (attention's Q K^T).
+bool reads_b_transposed(const Op& op);
+
 }  // namespace dse

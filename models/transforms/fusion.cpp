@@ -206,8 +206,7 @@ Graph fuse_attention(const Graph& graph) {
     const Op& scores = graph.op(id);
     if (scores.kind != OpKind::matmul || scores.inputs.size() != 2 || scores.attributes.contains("out_features"))
       continue;
-    const auto transpose_b = scores.attributes.find("transpose_b");
-    if (transpose_b == scores.attributes.end() || std::get<std::int64_t>(transpose_b->second) != 1) continue;
+    if (!reads_b_transposed(scores)) continue;
     std::vector<OpId> group{id};
     auto next = uses.sole_consumer(scores.output);
     // optional scale by a constant, then an optional mask add

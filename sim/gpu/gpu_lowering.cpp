@@ -68,37 +68,10 @@ void add_row_rereads(Kernel& kernel, const GpuSpec& spec, double row_bytes, std:
   kernel.dram_bytes += missing_l1 * (1.0 - l2_hit);
 }
 
-// Where `op`'s B operand lies: nn.Linear's weight (out_features x in_features) and matmul with
-// transpose_b are read transposed; other matmuls row-major. Convolutions and fused attention are
-// not modelled.
+// Where `op`'s B operand lies (matmuls only; convolutions and fused attention are not modelled).
 GemmLayout gemm_layout(const Op& op) {
   if (op.kind != OpKind::matmul) return GemmLayout::unmodelled;
-  const auto transposed = op.attributes.find("transpose_b");
-  const bool transpose_b = transposed != op.attributes.end() &&
-                           std::holds_alternative<std::int64_t>(transposed->second) &&
-                           std::get<std::int64_t>(transposed->second) != 0;
-  return op.attributes.contains("out_features") || transpose_b ? GemmLayout::b_transposed : GemmLayout::b_row_major;
-}
-
-// Where one block of `tile` (split `split` ways) reads in each main-loop step of 8 along K.
-Kernel::TranslationFootprint translation_footprint(const GemmView& gemm, const Tile& tile, std::int64_t split,
-                                                   double element_bytes, GemmLayout layout, bool batched_b) {
-  Kernel::TranslationFootprint f;
-  f.tiles_m = ceil_div(gemm.m, tile.m);
-  f.tiles_n = ceil_div(gemm.n, tile.n);
-  f.m = gemm.m;
-  f.n = gemm.n;
-  f.matrices = gemm.batch;
-  f.tile_m = tile.m;
-  f.tile_n = tile.n;
-  f.a_rows = std::min(tile.m, gemm.m);
-  f.a_row_bytes = static_cast<double>(gemm.k) * element_bytes;
-  f.b_transposed = layout == GemmLayout::b_transposed;
-  f.b_rows = f.b_transposed ? std::min(tile.n, gemm.n) : std::min<std::int64_t>(8, gemm.k);
-  f.b_row_bytes = static_cast<double>(f.b_transposed ? gemm.k : gemm.n) * element_bytes;
-  f.b_batched = batched_b;
-  f.steps = static_cast<double>(ceil_div(ceil_div(gemm.k, split), std::int64_t{8}));
-  return f;
+  return reads_b_transposed(op) ? GemmLayout::b_transposed : GemmLayout::b_row_major;
 }
 
 }  // namespace
@@ -173,7 +146,10 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
   }
   const std::optional<L1Tlb>& tlb = timer.spec().l1_tlb;
   if (!best.empty() && tlb && layout != GemmLayout::unmodelled)
-    best[0].translation = translation_footprint(gemm, *best_tile, best_split, element_bytes, layout, batched_call);
+    best[0].translation = {gemm.batch,  gemm.m,        gemm.n,
+                           gemm.k,      best_tile->m,  best_tile->n,
+                           best_split,  element_bytes, layout == GemmLayout::b_transposed,
+                           batched_call};
   return best;
 }
 

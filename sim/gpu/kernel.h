@@ -3,6 +3,7 @@
 // kernel timing model turns kernels into time.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -21,21 +22,24 @@ struct Kernel {
   bool matrix = false;  // runs on tensor cores when the type has them
   // Of dram_bytes, what a GEMM's blocks write after their main loops (C tiles, split-K partials).
   double store_bytes = 0;
-  // Where a GEMM's main loop reads, for the SMs' TLBs (GpuSpec::l1_tlb; steps 0 for other kernels).
-  // Block b of the grid computes output tile (b % tiles_n, b / tiles_n % tiles_m) of matrix (or
-  // split-K slice) b / (tiles_n tiles_m); in each k step it reads `a_rows` rows of A, `a_row_bytes`
-  // apart (tile t's from row t x tile_m of its matrix), and `b_rows` of B: read transposed (n x k),
-  // tile t's from row t x tile_n, else the same 8 rows of its k x n matrix as every block.
+  // Where a GEMM's main loop reads, for the SMs' TLBs (GpuSpec::l1_tlb; k 0 for other kernels).
+  // Block b of the grid computes output tile (b % tiles_n(), b / tiles_n() % tiles_m()) of matrix
+  // (or split-K slice) b / (tiles_n() tiles_m()); in each k step of 8 it reads a tile's rows of A
+  // (m x k, row-major) and of B: read transposed (n x k), a tile's rows, else the same 8 rows of
+  // its k x n matrix as every block.
   struct TranslationFootprint {
-    std::int64_t tiles_m = 0, tiles_n = 0;  // output tiles along m and n per matrix
-    std::int64_t m = 0, n = 0;              // rows of A and of transposed B per matrix
-    std::int64_t matrices = 1;              // the batch (split-K slices read the same rows)
-    std::int64_t tile_m = 0, tile_n = 0;    // output rows and columns per block
-    std::int64_t a_rows = 0, b_rows = 0;    // rows one block reads per k step (a full tile's)
-    double a_row_bytes = 0, b_row_bytes = 0;
+    std::int64_t matrices = 1, m = 0, n = 0, k = 0;  // the GEMM (batch x m x n x k)
+    std::int64_t tile_m = 0, tile_n = 0, split = 1;  // the block's output tile, K split this many ways
+    double element_bytes = 4;
     bool b_transposed = false;
     bool b_batched = false;  // one B per matrix (bmm), else one for all
-    double steps = 0;        // k steps in one block's main loop
+    std::int64_t tiles_m() const { return (m + tile_m - 1) / tile_m; }
+    std::int64_t tiles_n() const { return (n + tile_n - 1) / tile_n; }
+    std::int64_t a_rows() const { return std::min(tile_m, m); }  // rows one block reads per k step
+    std::int64_t b_rows() const { return b_transposed ? std::min(tile_n, n) : std::min<std::int64_t>(8, k); }
+    double a_row_bytes() const { return static_cast<double>(k) * element_bytes; }  // from one row to the next
+    double b_row_bytes() const { return static_cast<double>(b_transposed ? k : n) * element_bytes; }
+    double steps() const { return k > 0 ? static_cast<double>(((k + split - 1) / split + 7) / 8) : 0.0; }
   };
   TranslationFootprint translation;
 };

@@ -80,10 +80,10 @@ double KernelTimer::board_w(const Kernel& kernel, const KernelTime& t) const {
 }
 
 double KernelTimer::translation_s(const Kernel& kernel, std::int64_t blocks_per_sm, double clock_mhz) const {
-  if (!spec_.l1_tlb || kernel.translation.steps <= 0) return 0;
+  const double steps = kernel.translation.steps();
+  if (!spec_.l1_tlb || steps <= 0) return 0;
   const TlbPressure p = tlb_pressure(kernel, *spec_.l1_tlb, spec_.sm_count, blocks_per_sm);
-  return kernel.translation.steps * p.miss_share * p.row_reads_per_sm * calibration_.tlb_miss_cycles_per_row /
-         (clock_mhz * 1e6);
+  return steps * p.miss_share * p.row_reads_per_sm * calibration_.tlb_miss_cycles_per_row / (clock_mhz * 1e6);
 }
 
 KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {

@@ -37,15 +37,15 @@ double pages_of_runs(std::vector<std::pair<std::int64_t, std::int64_t>> runs, do
 TlbPressure tlb_pressure(const Kernel& kernel, const L1Tlb& tlb, int sm_count, std::int64_t blocks_per_sm) {
   const Kernel::TranslationFootprint& f = kernel.translation;
   TlbPressure p;
-  if (f.steps <= 0 || f.tiles_m <= 0 || f.tiles_n <= 0) return p;
+  if (f.steps() <= 0 || f.tile_m <= 0 || f.tile_n <= 0) return p;
   std::vector<std::pair<std::int64_t, std::int64_t>> a_runs, b_runs;
   std::vector<std::int64_t> b_matrices;
-  const std::int64_t per_matrix = f.tiles_m * f.tiles_n;
+  const std::int64_t tiles_n = f.tiles_n(), tiles_m = f.tiles_m(), per_matrix = tiles_m * tiles_n;
   for (int sm = 0; sm < tlb.sms_sharing; ++sm)
     for (std::int64_t j = 0; j < blocks_per_sm; ++j) {
       const std::int64_t block = sm + j * sm_count;
       if (block >= kernel.blocks) break;
-      const std::int64_t x = block % f.tiles_n, y = block / f.tiles_n % f.tiles_m, z = block / per_matrix % f.matrices;
+      const std::int64_t x = block % tiles_n, y = block / tiles_n % tiles_m, z = block / per_matrix % f.matrices;
       a_runs.emplace_back(z * f.m + y * f.tile_m, std::min(f.tile_m, f.m - y * f.tile_m));
       const std::int64_t b_matrix = f.b_batched ? z : 0;
       if (f.b_transposed)
@@ -56,12 +56,12 @@ TlbPressure tlb_pressure(const Kernel& kernel, const L1Tlb& tlb, int sm_count, s
   // std::unique, not std::ranges::unique: clang with libstdc++ 12 (the fuzz build) rejects the latter.
   std::ranges::sort(b_matrices);
   b_matrices.erase(std::unique(b_matrices.begin(), b_matrices.end()), b_matrices.end());
-  p.pages = pages_of_runs(a_runs, f.a_row_bytes, tlb.page_bytes) +
-            (f.b_transposed ? pages_of_runs(b_runs, f.b_row_bytes, tlb.page_bytes)
+  p.pages = pages_of_runs(a_runs, f.a_row_bytes(), tlb.page_bytes) +
+            (f.b_transposed ? pages_of_runs(b_runs, f.b_row_bytes(), tlb.page_bytes)
                             : static_cast<double>(b_matrices.size()) *
-                                  pages_spanned(static_cast<double>(f.b_rows), f.b_row_bytes, tlb.page_bytes));
+                                  pages_spanned(static_cast<double>(f.b_rows()), f.b_row_bytes(), tlb.page_bytes));
   p.miss_share = p.pages > 0 ? std::max(0.0, 1.0 - tlb.entries() / p.pages) : 0.0;
-  p.row_reads_per_sm = static_cast<double>(std::min(blocks_per_sm, kernel.blocks) * (f.a_rows + f.b_rows));
+  p.row_reads_per_sm = static_cast<double>(std::min(blocks_per_sm, kernel.blocks) * (f.a_rows() + f.b_rows()));
   return p;
 }
 

@@ -185,9 +185,6 @@ TEST(KernelValidation, GpusNoFitHasSeenWithinTargetInsideModelTraces) {
 }
 
 }  // namespace
-}  // namespace dse
-
-namespace dse {
 namespace {
 
 // The P100's linear rows of `file` (tests/data/neusight), matched to `spec`.
