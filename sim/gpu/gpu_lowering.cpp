@@ -144,12 +144,13 @@ std::vector<Kernel> lower_gemm(const GemmView& gemm, const std::string& type, bo
       }
     }
   }
-  const std::optional<L1Tlb>& tlb = timer.spec().l1_tlb;
-  if (!best.empty() && tlb && layout != GemmLayout::unmodelled)
-    best[0].translation = {gemm.batch,  gemm.m,        gemm.n,
-                           gemm.k,      best_tile->m,  best_tile->n,
-                           best_split,  element_bytes, layout == GemmLayout::b_transposed,
-                           batched_call};
+  // Where the main loop reads, for the TLB and DRAM-row models (sim/gpu/translation_model.h,
+  // dram_activation_model.h); the tile is chosen without them (cuBLAS's heuristics pick by shape).
+  if (!best.empty() && layout != GemmLayout::unmodelled)
+    best[0].gemm_footprint = {gemm.batch,  gemm.m,        gemm.n,
+                              gemm.k,      best_tile->m,  best_tile->n,
+                              best_split,  element_bytes, layout == GemmLayout::b_transposed,
+                              batched_call};
   return best;
 }
 

@@ -153,6 +153,16 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
     tlb->check_unknown_keys();
     spec.l1_tlb = measured;
   }
+  if (const ConfigNode* dram = root.find("dram_activation")) {
+    dram->expect_map("the DRAM devices' row-activation limit: channels, rrd_ns, faw_ns, row_span_kib");
+    DramActivationWindow window;
+    window.channels = dram->param<int>("channels").in_range(1, 1024).required();
+    window.rrd_ns = dram->param<double>("rrd_ns").in_range(0.1, 1000).required();
+    window.faw_ns = dram->param<double>("faw_ns").in_range(0.1, 1000).required();
+    window.row_span_bytes = dram->param<double>("row_span_kib").in_range(0.25, 64).required() * 1024;
+    dram->check_unknown_keys();
+    spec.dram_activation = window;
+  }
   read_pair(root, "flops_per_clock_per_sm", "FLOPs per SM per clock by unit and type", 0.5, 1e6,
             spec.cuda_core_flops_per_clock, spec.tensor_core_flops_per_clock);
   read_pair(root, "peak_tflops", "datasheet peaks by unit and type", 0.001, 1e6, spec.cuda_core_tflops,

@@ -1,6 +1,7 @@
 // A GPU as its datasheet and the CUDA programming guide describe it (configs/hardware/gpu/*.yaml).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,17 @@ struct L1Tlb {
   double page_bytes = 0;
   int sms_sharing = 1;
   double entries() const { return reach_bytes / page_bytes; }
+};
+
+// The DRAM's limit on opening rows (sim/gpu/dram_activation_model.h): `channels` devices (or
+// clamshell pairs, which open rows together) that each open a row at most every `rrd_ns` (tRRD)
+// and four per `faw_ns` (tFAW); one open row serves `row_span_bytes` of consecutive addresses (at
+// most the device's page; less where the GPU interleaves addresses across channels more finely).
+struct DramActivationWindow {
+  int channels = 1;
+  double rrd_ns = 0, faw_ns = 0;
+  double row_span_bytes = 0;
+  double activations_per_s() const { return channels / (std::max(rrd_ns, faw_ns / 4) * 1e-9); }
 };
 
 // The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.
@@ -121,6 +133,8 @@ struct GpuSpec {
   double tensor_energy_scale = 1;
   // Where a measurement of it is published (absent elsewhere: no GEMM waits on translations).
   std::optional<L1Tlb> l1_tlb;
+  // From its memory devices' datasheet (absent elsewhere: no GEMM waits on opening DRAM rows).
+  std::optional<DramActivationWindow> dram_activation;
   // FLOPs (2 per FMA; int ops for int8) per SM per clock, by compute type.
   std::map<std::string, double> cuda_core_flops_per_clock;    // fp64, fp32, fp16, bf16, int8
   std::map<std::string, double> tensor_core_flops_per_clock;  // fp64, tf32, fp16, bf16, fp8, int8

@@ -27,7 +27,7 @@ struct Kernel {
   // (or split-K slice) b / (tiles_n() tiles_m()); in each k step of 8 it reads a tile's rows of A
   // (m x k, row-major) and of B: read transposed (n x k), a tile's rows, else the same 8 rows of
   // its k x n matrix as every block.
-  struct TranslationFootprint {
+  struct GemmFootprint {
     std::int64_t matrices = 1, m = 0, n = 0, k = 0;  // the GEMM (batch x m x n x k)
     std::int64_t tile_m = 0, tile_n = 0, split = 1;  // the block's output tile, K split this many ways
     double element_bytes = 4;
@@ -41,7 +41,7 @@ struct Kernel {
     double b_row_bytes() const { return static_cast<double>(b_transposed ? k : n) * element_bytes; }
     double steps() const { return k > 0 ? static_cast<double>(((k + split - 1) / split + 7) / 8) : 0.0; }
   };
-  TranslationFootprint translation;
+  GemmFootprint gemm_footprint;
 };
 
 // How many blocks of `kernel` fit on one SM at once, and by what limit.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/base/ceil_div.h"
+#include "sim/gpu/dram_activation_model.h"
 #include "sim/gpu/translation_model.h"
 
 namespace dse {
@@ -80,10 +81,15 @@ double KernelTimer::board_w(const Kernel& kernel, const KernelTime& t) const {
 }
 
 double KernelTimer::translation_s(const Kernel& kernel, std::int64_t blocks_per_sm, double clock_mhz) const {
-  const double steps = kernel.translation.steps();
+  const double steps = kernel.gemm_footprint.steps();
   if (!spec_.l1_tlb || steps <= 0) return 0;
   const TlbPressure p = tlb_pressure(kernel, *spec_.l1_tlb, spec_.sm_count, blocks_per_sm);
   return steps * p.miss_share * p.row_reads_per_sm * calibration_.tlb_miss_cycles_per_row / (clock_mhz * 1e6);
+}
+
+double KernelTimer::dram_activation_s(const Kernel& kernel) const {
+  if (!spec_.dram_activation) return 0;
+  return dram_activations(kernel, *spec_.dram_activation) / spec_.dram_activation->activations_per_s();
 }
 
 KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
@@ -111,6 +117,9 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
       kernel.matrix && !on_tensor_cores(kernel)
           ? spec_.simt_gemm_exposed_store_share.value_or(0.0) * kernel.store_bytes / block_count
           : 0.0;
+  // A GEMM's DRAM traffic moves no faster than its devices open the rows it reads
+  // (sim/gpu/dram_activation_model.h; 0 without GpuSpec::dram_activation).
+  const double block_activation_s = dram_activation_s(kernel) / block_count;
   const double l2_bandwidth = calibration_.l2_reread_bytes_per_clock * spec_.sm_count * clock_mhz * 1e6;
   const double block_l2_seconds = kernel.l2_hit_bytes / l2_bandwidth / block_count;
   const int warps_per_block = (kernel.threads_per_block + 31) / 32;
@@ -128,7 +137,8 @@ KernelTime KernelTimer::time_at(const Kernel& kernel, double clock_mhz) const {
     const double loops = std::max(static_cast<double>(per_sm) * block_loop_s, translation_s(kernel, per_sm, clock_mhz));
     const double compute = loops + static_cast<double>(per_sm) * block_overhead_s +
                            static_cast<double>(blocks) * block_exposed_store_bytes / bandwidth;
-    const double memory = static_cast<double>(blocks) * (block_bytes / bandwidth + block_l2_seconds);
+    const double memory =
+        static_cast<double>(blocks) * (std::max(block_bytes / bandwidth, block_activation_s) + block_l2_seconds);
     compute_total += compute;
     memory_total += memory;
     return std::max(compute, memory);

@@ -22,7 +22,7 @@ namespace dse {
 struct KernelCalibration {
   // Fraction of the SM's peak FLOP rate a GEMM main loop reaches, beyond the SIMT per-thread
   // tile's issue cost (sim/gpu/gpu_lowering.h).
-  double gemm_efficiency = 0.952;
+  double gemm_efficiency = 0.961;
   double vector_efficiency = 0.60;  // the same for elementwise / reduction kernels
   // Fraction of the GPU's stream bandwidth (GpuSpec::stream_bandwidth_bytes_per_s: the datasheet
   // figure times the share a streaming kernel was measured to reach) that the kernels' DRAM traffic
@@ -36,7 +36,7 @@ struct KernelCalibration {
   // and the SMs' outstanding requests both scale with SMs x clock). Fitted: NVIDIA gives the L2's
   // peak for two of the GPUs only (A100 whitepaper: 5,120 B/clk on the A100, 2,048 on the V100,
   // 47 and 26 per SM), and a row kernel's dependent passes reach a fraction of it.
-  double l2_reread_bytes_per_clock = 5.08;
+  double l2_reread_bytes_per_clock = 5.09;
   // Per kernel queued behind others on a stream: launch, ramp-up, drain. Not fitted: the
   // measurements time each op on its own, so their floor (below) hides it. CUDA.jl's documentation
   // (cuda.juliagpu.org, "Graphs") measures 80 small broadcast kernels launched one by one at 260 us,
@@ -47,13 +47,13 @@ struct KernelCalibration {
   // between this floor and its blocks' fixed cost (below). Added once per measured row by
   // `dse validate kernels` and `dse validate gemm`, never in simulation, where kernels run back to
   // back.
-  double timing_floor_us = 27.2;
+  double timing_floor_us = 27.7;
   // Resident warps per warp scheduler that keep its lanes busy. A warp issues on one of the SM's
   // schedulers (GpuSpec::sm.warp_schedulers, each with its share of the lanes), so an SM with
   // fewer warps than schedulers leaves lanes idle: a 64-thread GEMM block alone on a Volta SM
   // reaches half its rate. Fitted (at least 1).
-  double saturating_warps_per_scheduler = 1.87;
-  double gemm_block_overhead_cycles = 921;  // per GEMM thread block: prologue, epilogue, C write
+  double saturating_warps_per_scheduler = 1.24;
+  double gemm_block_overhead_cycles = 943;  // per GEMM thread block: prologue, epilogue, C write
   // The power model's parameters (sim/gpu/gpu_power.h) that no datasheet gives. The energy of one
   // FP32 FLOP on CUDA cores over one FP16 FLOP on tensor cores is fitted: it sets the clock of a
   // power-limited SGEMM (on the T4, L4 and A100 PCIe between base and boost; the clocks each GPU
@@ -62,13 +62,13 @@ struct KernelCalibration {
   // (configs/tested-cfgs/SM7_QV100/accelwattch_sass_sim.xml, idle_core_power 0.283 W per SM, 80
   // SMs: 22.6 W) is 0.106 of that GPU's activity-1 power in this model (docs/power.md). Fitted with
   // the ratio it wandered (0.01-0.42 held out) and put the held-out A100's bmm at 28.7 % (4.9 % under the clock law).
-  double simt_tensor_energy_ratio = 4.67;
+  double simt_tensor_energy_ratio = 4.79;
   double active_sm_power_share = 0.106;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver in GEMM loops.
-  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.40). Held out, it moves two
+  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.43). Held out, it moves two
   // published SGEMMs the same way: an RTX A6000's cuBLAS 4,096^3 (siboehm/SGEMM_CUDA) and an L4's
   // PyTorch matmuls at N >= 8,192 (tests/data/public/README.md, docs/validation.md).
-  double shared_fp32_lane_efficiency = 0.40;
+  double shared_fp32_lane_efficiency = 0.43;
   // What it was before any such GPU's rows were fitted, and what a fit without one (leave-one-out
   // holding out the L4) starts from: GEMM loops issuing about one integer instruction per four
   // FMAs on those lanes.
@@ -138,6 +138,9 @@ class KernelTimer {
   // TLB (sim/gpu/translation_model.h; 0 without GpuSpec::l1_tlb): the main loops take the longer
   // of that and their arithmetic.
   double translation_s(const Kernel& kernel, std::int64_t blocks_per_sm, double clock_mhz) const;
+  // How long the GPU's DRAM devices take to open the rows a GEMM reads (sim/gpu/
+  // dram_activation_model.h; 0 without GpuSpec::dram_activation): its traffic takes at least that.
+  double dram_activation_s(const Kernel& kernel) const;
 
  private:
   GpuSpec spec_;

@@ -35,7 +35,7 @@ double pages_of_runs(std::vector<std::pair<std::int64_t, std::int64_t>> runs, do
 }  // namespace
 
 TlbPressure tlb_pressure(const Kernel& kernel, const L1Tlb& tlb, int sm_count, std::int64_t blocks_per_sm) {
-  const Kernel::TranslationFootprint& f = kernel.translation;
+  const Kernel::GemmFootprint& f = kernel.gemm_footprint;
   TlbPressure p;
   if (f.steps() <= 0 || f.tile_m <= 0 || f.tile_n <= 0) return p;
   std::vector<std::pair<std::int64_t, std::int64_t>> a_runs, b_runs;

@@ -139,7 +139,9 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
   const TimePs window = 1'000'000'000, end = windowed.makespan_ps;
   ASSERT_GT(end, 10 * window);
   // Every full window near the limit: within 10 % (an op runs at one clock, so one that straddles
-  // two windows carries its power into the next), and nine in ten within 5 %.
+  // two windows carries its power into the next), and all but one or two of the 18 within 5 %
+  // (which ones depends on where the ops' ends fall: one at 316 W with the calibration before the
+  // P4's DRAM activations were modelled, two at 315.5 and 317 W since).
   const StepIntegral joules(windowed.power, end);
   int windows = 0, within_5pct = 0;
   for (TimePs from = 0; from + window <= end; from += window) {
@@ -148,7 +150,7 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
     ++windows;
     within_5pct += watts <= 300 * 1.05 ? 1 : 0;
   }
-  EXPECT_GE(within_5pct, 0.9 * windows);
+  EXPECT_GE(within_5pct, 0.85 * windows);
   EXPECT_LE(windowed.metrics.at("power_avg_w"), 300 * 1.01);
   // The clock over each model's ops: the decode's above the prefill's, which is below boost.
   const auto clock_of_model = [&](std::size_t model) {

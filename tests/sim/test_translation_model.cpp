@@ -104,23 +104,15 @@ TEST(TranslationModel, TheTileChoiceIgnoresTheTlbAndRowMajorBFits) {
   EXPECT_EQ(p100.translation_s(bmm[0], t.blocks_per_sm, t.clock_mhz), 0);
   // Unmodelled operands (convolutions' gathered ones) carry no footprint.
   const auto conv_like = lower_gemm({1, 65536, 960, 50272}, "fp32", false, 4, 0, p100);
-  EXPECT_EQ(conv_like.at(0).translation.steps(), 0);
+  EXPECT_EQ(conv_like.at(0).gemm_footprint.steps(), 0);
 }
 
 TEST(TranslationModel, ASpecsTlbIsCheckedWhereItIsRead) {
-  std::string text = test::read_text(test::source_path("configs/hardware/gpu/p100_pcie.yaml"));
+  const std::string text = test::read_text(test::source_path("configs/hardware/gpu/p100_pcie.yaml"));
   const std::string entry = "l1_tlb: {reach_mib: 32, page_kib: 2048, sms_sharing: 2}";
-  const auto at = text.find(entry);
-  ASSERT_NE(at, std::string::npos);
+  ASSERT_NE(text.find(entry), std::string::npos);
   const auto error_with = [&](const std::string& replacement) {
-    std::string mangled = text;
-    mangled.replace(at, entry.size(), replacement);
-    try {
-      read_gpu_spec(load_config_text(mangled, "p100.yaml"));
-    } catch (const ConfigError& error) {
-      return std::string(error.what());
-    }
-    return std::string("(no error)");
+    return test::spec_error_with(text, "p100.yaml", entry, replacement);
   };
   EXPECT_NE(
       error_with("l1_tlb: {reach_mib: 1, page_kib: 2048, sms_sharing: 2}").find("page_kib is larger than reach_mib"),
