@@ -68,7 +68,8 @@ TEST(DramActivationModel, NarrowBatchedGemmsStreamAtTheActivationRate) {
 // activation: 256-byte rows (a reduction of 64 floats) cost 8 sectors x 256 / 2,048 = 1 per row.
 // B read row by row and C stream, a span per activation.
 TEST(DramActivationModel, ShortRowsShareAnActivation) {
-  const DramActivationWindow& dram = *test::catalog_gpu("p4").dram_activation;
+  const GpuSpec p4 = test::catalog_gpu("p4");
+  const DramActivationWindow& dram = *p4.dram_activation;
   Kernel kernel;
   kernel.gemm_footprint = {4, 1000, 64, 64, 128, 64, 1, 4, false, true};  // 4 x (1000 x 64) x (64 x 64)
   const double a = 4 * 1000 * 64 * 4.0, b = 4 * 64 * 64 * 4.0, c = 4 * 1000 * 64 * 4.0;
