@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/base/ceil_div.h"
+
 namespace dse {
 
 struct Kernel {
@@ -22,7 +24,8 @@ struct Kernel {
   bool matrix = false;  // runs on tensor cores when the type has them
   // Of dram_bytes, what a GEMM's blocks write after their main loops (C tiles, split-K partials).
   double store_bytes = 0;
-  // Where a GEMM's main loop reads, for the SMs' TLBs (GpuSpec::l1_tlb; k 0 for other kernels).
+  // Where a GEMM's main loop reads, for the TLB and DRAM-row models (sim/gpu/translation_model.h,
+  // dram_activation_model.h; k 0 for other kernels).
   // Block b of the grid computes output tile (b % tiles_n(), b / tiles_n() % tiles_m()) of matrix
   // (or split-K slice) b / (tiles_n() tiles_m()); in each k step of 8 it reads a tile's rows of A
   // (m x k, row-major) and of B: read transposed (n x k), a tile's rows, else the same 8 rows of
@@ -33,13 +36,13 @@ struct Kernel {
     double element_bytes = 4;
     bool b_transposed = false;
     bool b_batched = false;  // one B per matrix (bmm), else one for all
-    std::int64_t tiles_m() const { return (m + tile_m - 1) / tile_m; }
-    std::int64_t tiles_n() const { return (n + tile_n - 1) / tile_n; }
+    std::int64_t tiles_m() const { return ceil_div(m, tile_m); }
+    std::int64_t tiles_n() const { return ceil_div(n, tile_n); }
     std::int64_t a_rows() const { return std::min(tile_m, m); }  // rows one block reads per k step
     std::int64_t b_rows() const { return b_transposed ? std::min(tile_n, n) : std::min<std::int64_t>(8, k); }
     double a_row_bytes() const { return static_cast<double>(k) * element_bytes; }  // from one row to the next
     double b_row_bytes() const { return static_cast<double>(b_transposed ? k : n) * element_bytes; }
-    double steps() const { return k > 0 ? static_cast<double>(((k + split - 1) / split + 7) / 8) : 0.0; }
+    double steps() const { return k > 0 ? static_cast<double>(ceil_div(ceil_div(k, split), 8)) : 0.0; }
   };
   GemmFootprint gemm_footprint;
 };
