@@ -417,6 +417,11 @@ struct LogErrorFunctor {
 
 }  // namespace
 
+double fit_row_loss(double predicted, double measured) {
+  const double r = robust_residual(std::log(predicted / measured));
+  return r * r;
+}
+
 const std::vector<std::string>& default_fit_parameters() {
   static const std::vector<std::string> names = {"gemm_efficiency",           "vector_efficiency",
                                                  "timing_floor_us",           "saturating_warps_per_scheduler",

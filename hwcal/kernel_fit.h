@@ -115,6 +115,9 @@ struct FitOptions {
 KernelCalibration fit_calibration(const std::map<std::string, DeviceRows>& devices, const KernelCalibration& start,
                                   const FitOptions& options = {});
 
+// What one row adds to that loss: the pseudo-Huber loss of log(predicted / measured) (5 % scale).
+double fit_row_loss(double predicted, double measured);
+
 // Leave one GPU out: for each device, the calibration fitted (from the defaults) on all the others;
 // a parameter that none of the others identifies (the shared FP32/INT32 lanes' rate when the one
 // held out is the only GPU with such lanes) starts from its prior, since the defaults took it from

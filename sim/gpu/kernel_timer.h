@@ -65,14 +65,15 @@ struct KernelCalibration {
   double simt_tensor_energy_ratio = 4.79;
   double active_sm_power_share = 0.106;
   // Fraction of their FP32 rate that lanes shared with INT32 (GA10x, Ada) deliver in GEMM loops.
-  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.43). Held out, it moves two
-  // published SGEMMs the same way: an RTX A6000's cuBLAS 4,096^3 (siboehm/SGEMM_CUDA) and an L4's
-  // PyTorch matmuls at N >= 8,192 (tests/data/public/README.md, docs/validation.md).
+  // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.43).
   double shared_fp32_lane_efficiency = 0.43;
-  // What it was before any such GPU's rows were fitted, and what a fit without one (leave-one-out
-  // holding out the L4) starts from: GEMM loops issuing about one integer instruction per four
-  // FMAs on those lanes.
-  static constexpr double kSharedFp32LaneEfficiencyPrior = 0.25;
+  // What a fit without such a GPU (leave-one-out holding out the L4) starts from and keeps: the
+  // rate at which the fit's loss is least on the one other GA10x measurement here, an RTX A6000's
+  // published cuBLAS SGEMM loops of 0.1 ms or more (N = 1,024-4,096; siboehm/SGEMM_CUDA,
+  // tests/data/public/rtx_a6000_cublas_sgemm.csv), with every other parameter at its default
+  // (scripts/fit_shared_lane_prior.sh; 0.41 with the five other GPUs' fit too). It was 0.25, an
+  // estimate (one integer instruction per four FMAs on those lanes), before.
+  static constexpr double kSharedFp32LaneEfficiencyPrior = 0.41;
   // Cycles an SM spends per row read of a GEMM's k step that misses its L1 TLB
   // (sim/gpu/translation_model.h); only GPUs with a measured TLB (the P100) depend on it. Not
   // fitted with the others: the best on NeuSight's P100 training linear rows
