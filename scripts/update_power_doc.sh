@@ -74,7 +74,8 @@ python3 - "$(gemm h100_sxm_sgemm.csv h100_sxm fp32)" "$(gemm h100_sxm_torch_fp32
   "$device/summary.json" "$(sed -n 's/^idle_w: *\([0-9.]*\).*/\1/p' configs/hardware/gpu/h200.yaml)" "$(printf '%s\n' "${resnet[@]}")" \
   "$(gemm t4_cublas_fp16.csv t4 fp16)" "$(gemm p100_pcie_torch_fp32.csv p100_pcie fp32)" \
   "$(gemm p4_torch_fp32.csv p4 fp32)" "$(gemm l4_torch_fp32.csv l4 fp32)" "$(gemm l4_torch_fp16.csv l4 fp16)" \
-  "$(gemm rtx_a6000_cublas_sgemm.csv rtx_a6000 fp32)" <<'PY' |
+  "$(gemm rtx_a6000_cublas_sgemm.csv rtx_a6000 fp32)" "$(gemm a40_torch_fp32.csv a40 fp32)" \
+  "$(gemm a40_torch_fp16.csv a40 fp16)" <<'PY' |
 import json, sys
 sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.argv[1]),
         ("H100 SXM5, PyTorch FP32 matmul (torch-performance-test-data #79)", sys.argv[2]),
@@ -89,7 +90,9 @@ sets = [("H100 SXM5, cuBLAS SGEMM (gpu-fryer #4; sets the Hopper figures)", sys.
         ("P4, PyTorch FP32 matmul (#9)", sys.argv[21]),
         ("L4, PyTorch FP32 matmul (#120)", sys.argv[22]),
         ("L4, PyTorch FP16 matmul (#120)", sys.argv[23]),
-        ("RTX A6000, cuBLAS SGEMM, 50 runs back to back (siboehm/SGEMM_CUDA)", sys.argv[24])]
+        ("RTX A6000, cuBLAS SGEMM, 50 runs back to back (siboehm/SGEMM_CUDA)", sys.argv[24]),
+        ("A40, PyTorch FP32 matmul (#185; in no fit)", sys.argv[25]),
+        ("A40, PyTorch FP16 matmul (#185; in no fit)", sys.argv[26])]
 rows = ["| measurement | N | measured TFLOPS | predicted TFLOPS | time error | clock MHz | board W |",
         "|---|---:|---:|---:|---:|---:|---:|"]
 for title, text in sets:
