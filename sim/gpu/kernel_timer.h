@@ -68,10 +68,11 @@ struct KernelCalibration {
   // Fitted: of the NeuSight GPUs only the L4's rows depend on it (0.43).
   double shared_fp32_lane_efficiency = 0.43;
   // What a fit without such a GPU (leave-one-out holding out the L4) starts from and keeps: the
-  // rate at which the fit's loss is least on the one other GA10x measurement here, an RTX A6000's
-  // published cuBLAS SGEMM loops of 0.1 ms or more (N = 1,024-4,096; siboehm/SGEMM_CUDA,
-  // tests/data/public/rtx_a6000_cublas_sgemm.csv), with every other parameter at its default
-  // (scripts/fit_shared_lane_prior.sh; 0.41 with the five other GPUs' fit too). It was 0.25, an
+  // rate at which the fit's loss is least on an RTX A6000's published cuBLAS SGEMM loops of 0.1 ms
+  // or more (N = 1,024-4,096; siboehm/SGEMM_CUDA, tests/data/public/rtx_a6000_cublas_sgemm.csv),
+  // with every other parameter at its default (scripts/fit_shared_lane_prior.sh; 0.41 with the five
+  // other GPUs' fit too). The A40's and L4's PyTorch 2.9-2.11 matmuls, a later cuBLAS, are predicted
+  // 10-25 % slow at N >= 2,048 and are not used (docs/power.md). It was 0.25, an
   // estimate (one integer instruction per four FMAs on those lanes), before.
   static constexpr double kSharedFp32LaneEfficiencyPrior = 0.41;
   // Cycles an SM spends per row read of a GEMM's k step that misses its L1 TLB

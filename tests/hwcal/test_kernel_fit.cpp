@@ -157,8 +157,8 @@ TEST(KernelFit, FitsTheSharedFp32LanesOnlyFromAGpuThatHasThem) {
   EXPECT_GT(fits.at("t4").shared_fp32_lane_efficiency, 0.5);
 }
 
-// Held out, the L4's shared FP32/INT32 lanes take their rate from the one other GA10x measurement
-// here: an RTX A6000's published cuBLAS SGEMM loops (siboehm/SGEMM_CUDA), where the prior is the
+// Held out, the L4's shared FP32/INT32 lanes take their rate from another GA10x GPU: an RTX
+// A6000's published cuBLAS SGEMM loops (siboehm/SGEMM_CUDA), where the prior is the
 // rate of least fit loss over the rows of 0.1 ms or more, with every other parameter at its default
 // (scripts/fit_shared_lane_prior.sh). The estimate it replaced (0.25) costs those rows over twice as much.
 TEST(KernelFit, TheSharedLanesPriorIsTheRtxA6000sBest) {
