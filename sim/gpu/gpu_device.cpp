@@ -37,10 +37,8 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& d
           table.begin(), table.end(), [&](double a, double b) { return std::abs(a - *clock) < std::abs(b - *clock); });
       if (std::abs(*nearest - *clock) > 0.5)
         device.find("sm_clock_mhz")
-            ->fail(fmt::format("expected a clock of {}'s table ({} to {} MHz in steps of {} MHz), found {} "
-                               "(nearest: {:.0f})",
-                               spec_.name, table.back(), table.front(), spec_.supported_clocks->step_mhz, *clock,
-                               *nearest));
+            ->fail(fmt::format("expected a clock of {}'s driver table ({}), found {:g} (nearest: {:g})", spec_.name,
+                               spec_.supported_clocks->describe(), *clock, *nearest));
       point_.clock_cap_mhz = *nearest;
     } else {
       point_.clock_cap_mhz = *clock;

@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 
@@ -54,11 +56,19 @@ std::optional<double> GpuSpec::flops_per_clock_per_sm(std::string_view type, boo
 }
 
 std::vector<double> SupportedClocks::list_mhz() const {
+  if (!listed_mhz.empty()) return listed_mhz;
   std::vector<double> out;
   const int steps = static_cast<int>(std::floor((max_mhz - min_mhz) / step_mhz + 1e-9));
-  for (int i = 0; i <= steps; ++i) out.push_back(max_mhz - i * step_mhz);
+  for (int i = 0; i <= steps; ++i) out.push_back(std::floor(max_mhz - i * step_mhz + 1e-9));
   if (out.back() > min_mhz + 1e-9) out.push_back(min_mhz);
   return out;
+}
+
+std::string SupportedClocks::describe() const {
+  if (!listed_mhz.empty())
+    return fmt::format("{} clocks from {:g} down to {:g} MHz", listed_mhz.size(), listed_mhz.front(),
+                       listed_mhz.back());
+  return fmt::format("{:g} to {:g} MHz in steps of {:g} MHz", min_mhz, max_mhz, step_mhz);
 }
 
 std::vector<double> GpuSpec::clock_table_mhz() const {
@@ -68,11 +78,13 @@ std::vector<double> GpuSpec::clock_table_mhz() const {
       if (mhz <= boost_clock_mhz + 1e-9) table.push_back(mhz);  // entries above boost are never granted
     return table;
   }
-  // No driver table in the spec: the step of the tables that are (12.65 MHz on the P100, 15 MHz on
-  // the T4 and A100), from boost down to 15 % of it (the T4's and A100's lowest entries are 19 %
-  // and 15 % of boost).
-  const double step = architecture == GpuArchitecture::pascal ? 12.65 : 15.0;
-  return SupportedClocks{0.15 * boost_clock_mhz, boost_clock_mhz, step}.list_mhz();
+  // No driver table in the spec: the step of the tables that are (12.65 MHz on average on the
+  // P100, 7.5 on the V100, 15 from Turing on), from boost down to 15 % of it (the A100's and L4's
+  // lowest entries are 15 and 10 % of boost, the T4's 19 %, the V100's 10 %).
+  const double step = architecture == GpuArchitecture::pascal  ? 12.65
+                      : architecture == GpuArchitecture::volta ? 7.5
+                                                               : 15.0;
+  return SupportedClocks{std::floor(0.15 * boost_clock_mhz), boost_clock_mhz, step, {}}.list_mhz();
 }
 
 double unmeasured_dram_stream_share(DramType type) {
@@ -106,11 +118,31 @@ GpuSpec read_gpu_spec(const ConfigNode& root) {
   spec.base_clock_mhz = clocks.param<double>("base").in_range(100, 10000).required();
   spec.boost_clock_mhz = clocks.param<double>("boost").in_range(spec.base_clock_mhz, 10000).required();
   if (const ConfigNode* supported = clocks.find("supported")) {
-    supported->expect_map("the driver's SM clock list: min, max, step (MHz)");
     SupportedClocks list;
-    list.min_mhz = supported->param<double>("min").in_range(1, spec.base_clock_mhz).required();
-    list.max_mhz = supported->param<double>("max").in_range(spec.boost_clock_mhz, 10000).required();
-    list.step_mhz = supported->param<double>("step").in_range(0.1, list.max_mhz - list.min_mhz + 0.1).required();
+    if (supported->is_sequence()) {
+      // The driver's list itself, highest first: from boost or above down to base or below.
+      for (const ConfigNode& item : supported->items()) {
+        const double mhz = item.as<double>();
+        const double above = list.listed_mhz.empty() ? 10000.0 : list.listed_mhz.back();
+        if (!(mhz >= 1 && mhz < above))
+          item.fail(fmt::format("expected an SM clock in MHz below the one before it ({:g}), highest first, found {:g}",
+                                above, mhz));
+        list.listed_mhz.push_back(mhz);
+      }
+      if (list.listed_mhz.empty() || list.listed_mhz.front() < spec.boost_clock_mhz ||
+          list.listed_mhz.back() > spec.base_clock_mhz)
+        supported->fail(
+            fmt::format("expected the driver's SM clocks from the boost clock ({:g} MHz) or above down "
+                        "to the base clock ({:g} MHz) or below, found {} clocks",
+                        spec.boost_clock_mhz, spec.base_clock_mhz, list.listed_mhz.size()));
+      list.max_mhz = list.listed_mhz.front();
+      list.min_mhz = list.listed_mhz.back();
+    } else {
+      supported->expect_map("the driver's SM clock list: min, max, step (MHz), or the list itself");
+      list.min_mhz = supported->param<double>("min").in_range(1, spec.base_clock_mhz).required();
+      list.max_mhz = supported->param<double>("max").in_range(spec.boost_clock_mhz, 10000).required();
+      list.step_mhz = supported->param<double>("step").in_range(0.1, list.max_mhz - list.min_mhz + 0.1).required();
+    }
     spec.supported_clocks = list;
   }
   spec.memory_gib = root.param<double>("memory_gib").in_range(0.125, 65536).required();

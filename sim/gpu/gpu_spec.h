@@ -46,10 +46,15 @@ struct DramActivationWindow {
   double activations_per_s() const { return channels / (std::max(rrd_ns, faw_ns / 4) * 1e-9); }
 };
 
-// The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS): max, max - step, ..., min.
+// The SM clocks the driver offers (nvidia-smi -q -d SUPPORTED_CLOCKS), in whole MHz as it prints
+// them: max, max - step, ..., min, each rounded down (a V100's 7.5 MHz steps print as 1,380, 1,372,
+// 1,365, 1,357), or, where the steps are irregular (a P100's alternate between 12 and 13 MHz), the
+// list itself.
 struct SupportedClocks {
-  double min_mhz = 0, max_mhz = 0, step_mhz = 0;
-  std::vector<double> list_mhz() const;  // highest first, as nvidia-smi lists them
+  double min_mhz = 0, max_mhz = 0, step_mhz = 0;  // step 0: `listed_mhz` holds the list
+  std::vector<double> listed_mhz;                 // highest first
+  std::vector<double> list_mhz() const;           // highest first, as nvidia-smi lists them
+  std::string describe() const;                   // "210 to 1410 MHz in steps of 15 MHz", "63 clocks from ..."
 };
 
 // NVIDIA's GPU architecture families (what decides cuBLAS's kernel choices, sim/gpu/gpu_lowering.cpp).

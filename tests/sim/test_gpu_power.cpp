@@ -115,7 +115,19 @@ TEST(GpuPower, BadClocksAndLimitsNameTheKey) {
     quickstart({"device.gpu=t4", "device.sm_clock_mhz=1001"});
     FAIL();
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("expected a clock of t4's table"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected a clock of t4's driver table (300 to 1590 MHz in steps of 15"),
+              std::string::npos)
+        << e.what();
+  }
+  // The P100's list as its driver prints it: 1,278 is an entry, 1,277 (on a 12.65 MHz grid) is not.
+  EXPECT_NO_THROW(quickstart({"device.gpu=p100_pcie", "device.sm_clock_mhz=1278"}));
+  try {
+    quickstart({"device.gpu=p100_pcie", "device.sm_clock_mhz=1277"});
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("(63 clocks from 1328 down to 544 MHz), found 1277 (nearest: 1278)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

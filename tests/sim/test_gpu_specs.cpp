@@ -66,8 +66,8 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
   EXPECT_EQ(t4.power_limit_max_w, 70);
   EXPECT_NEAR(*t4.idle_w, 26.8, 1e-9);
   // A step that does not divide the range still ends at the minimum.
-  EXPECT_EQ((SupportedClocks{544, 1328, 12.65}.list_mhz().size()), 63u);
-  EXPECT_DOUBLE_EQ((SupportedClocks{544, 1328, 12.65}.list_mhz().back()), 544);
+  EXPECT_EQ((SupportedClocks{544, 1328, 12.65, {}}.list_mhz().size()), 63u);
+  EXPECT_DOUBLE_EQ((SupportedClocks{544, 1328, 12.65, {}}.list_mhz().back()), 544);
   // Every spec that has them keeps base and boost inside the list and the TDP inside the limits.
   for (const auto& name : catalog.names("gpu")) {
     const GpuSpec spec = read_gpu_spec(load_config_file(*catalog.find("gpu", name)));
@@ -89,6 +89,38 @@ TEST(GpuSpecs, DriverReadingsWhereSourced) {
   }
   EXPECT_EQ(test::catalog_gpu("p100_pcie").l1_cache_kib, 24);
   EXPECT_EQ(test::catalog_gpu("p4").l1_cache_kib, 48);
+}
+
+// The specs' driver tables are the lists nvidia-smi printed on those GPUs
+// (tests/data/public/driver_clock_tables.csv, sources in its README): entry for entry at the
+// highest memory clock, the P100's irregular 12 and 13 MHz steps included; of the V100's 167 the
+// article prints eight, which the 7.5 MHz steps, rounded down as the driver prints them, give.
+TEST(GpuSpecs, ClockTablesAreTheDriversLists) {
+  const CsvTable table = CsvTable::read(std::string(DSE_REFERENCE_DIR) + "/public/driver_clock_tables.csv");
+  const std::size_t gpu = table.column("gpu"), memory = table.column("memory_mhz"),
+                    graphics = table.column("graphics_mhz");
+  std::map<std::string, std::map<double, std::vector<double>>> lists;  // gpu -> memory clock -> graphics clocks
+  for (const auto& row : table.rows())
+    lists[table.text(row, gpu)][table.number(row, memory)].push_back(table.number(row, graphics));
+  ASSERT_EQ(lists.size(), 5u);
+  for (const auto& [name, by_memory] : lists) {
+    const GpuSpec spec = test::catalog_gpu(name);
+    ASSERT_TRUE(spec.supported_clocks) << name;
+    const std::vector<double> listed = by_memory.rbegin()->second;  // at the highest memory clock
+    const std::vector<double> modelled = spec.supported_clocks->list_mhz();
+    if (name == "v100_pcie") {
+      EXPECT_EQ(modelled.size(), 167u);
+      for (const double mhz : listed)
+        EXPECT_NE(std::find(modelled.begin(), modelled.end(), mhz), modelled.end()) << mhz;
+    } else {
+      EXPECT_EQ(modelled, listed) << name;
+    }
+  }
+  // The P100's own list: a locked clock must be one of its entries, not of a 12.65 MHz grid.
+  const std::vector<double> p100 = test::catalog_gpu("p100_pcie").clock_table_mhz();
+  EXPECT_EQ(p100.front(), 1303);  // entries above boost (1,328, 1,316) are never granted
+  EXPECT_NE(std::find(p100.begin(), p100.end(), 1278), p100.end());
+  EXPECT_EQ(std::find(p100.begin(), p100.end(), 1277), p100.end());
 }
 
 // Each spec's measured stream share that cites NeuSight's elementwise rows is what those rows
