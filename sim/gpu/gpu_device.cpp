@@ -143,7 +143,7 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
     clock_mhz = clock.mhz;
     switch (clock.held) {
       case ClockHeld::fits_at_cap:
-        reason = fmt::format("{:.0f} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit",
+        reason = fmt::format("{:g} MHz, the {}: the pass draws {:.0f} W on average, within the {:.0f} W power limit",
                              cap, cap_name, clock.excess_at_cap_w + limit, limit);
         break;
       case ClockHeld::over_at_floor:
@@ -153,7 +153,7 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
         break;
       case ClockHeld::by_limit:
         reason = fmt::format(
-            "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:.0f} MHz) the pass would draw {:.0f} W on "
+            "{:.0f} MHz, held by the {:.0f} W power limit: at the {} ({:g} MHz) the pass would draw {:.0f} W on "
             "average",
             clock.mhz, limit, cap_name, cap, clock.excess_at_cap_w + limit);
         break;
@@ -162,6 +162,8 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
   if (below_driver_minimum_)
     reason += fmt::format(" (a what-if: {} accepts limits from {:.0f} W{})", spec_.name, spec_.min_power_limit_w(),
                           spec_.power_limit_min_w ? "" : ", half its TDP: the spec gives no range");
+  if (clock_locked_ && !spec_.supported_clocks)
+    reason += fmt::format(" (the locked clock is not checked against a driver table: {}'s spec has none)", spec_.name);
   result.device_settings.emplace_back("clock", reason);
   const double energy_j = series_energy_j(result.power, result.makespan_ps);
   const double average = average_w(result);
