@@ -55,8 +55,9 @@ double dram_energy_j_per_byte(DramType type) {
 double estimated_idle_w(const GpuSpec& spec) {
   // The median idle / TDP of the eight specs with a measured idle draw (a10 0.105, a100_sxm4_80gb
   // 0.213, h100_sxm 0.099, h200 0.119, l4 0.229, p100_pcie 0.105, t4 0.383, v100_sxm2 0.148). The
-  // RTX A6000's 0.077, a spec added after the default calibration was fitted with this estimate for
-  // the GPUs without a reading, would make it 0.119; it stays 0.134 so that fit holds.
+  // readings added after the default calibration was fitted with this estimate for the GPUs without
+  // one (rtx_a6000 0.077, a40 0.082, v100_pcie 0.092, a100_pcie_40gb 0.128) would make it 0.112; it
+  // stays 0.134 so that fit holds.
   constexpr double kMedianIdleOfTdp = 0.134;
   return kMedianIdleOfTdp * spec.tdp_w;
 }
