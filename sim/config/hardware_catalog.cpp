@@ -86,6 +86,20 @@ std::vector<std::string> HardwareCatalog::names(std::string_view kind) const {
 
 namespace {
 
+// The driver readings a GPU spec holds (docs/config.md: the clock table a locked clock is checked
+// against, the power-limit range, the idle draw), for `dse list gpu`.
+std::string gpu_readings(const ConfigNode& spec) {
+  std::vector<std::string> held;
+  const ConfigNode* clocks = spec.peek("clocks_mhz");
+  if (clocks && clocks->is_map() && clocks->peek("supported")) held.emplace_back("clock table");
+  if (spec.peek("power_limit_w")) held.emplace_back("power limits");
+  if (spec.peek("idle_w")) held.emplace_back("idle draw");
+  if (held.empty()) return " (no nvidia-smi readings)";
+  std::string text = " (nvidia-smi: ";
+  for (std::size_t i = 0; i < held.size(); ++i) text += (i > 0 ? ", " : "") + held[i];
+  return text + ")";
+}
+
 // `dse list gpu` / `dse list accel`: the spec files, described by their display_name.
 std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
   const HardwareCatalog catalog = HardwareCatalog::for_listing();
@@ -97,6 +111,7 @@ std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
       const ConfigNode spec = load_config_file(path);
       const ConfigNode* display = spec.is_map() ? spec.peek("display_name") : nullptr;
       description = display && display->is_scalar() ? display->text() : "(no display_name)";
+      if (kind == "gpu" && spec.is_map()) description += gpu_readings(spec);
     } catch (const UserError& error) {
       description = std::string("(unreadable: ") + error.what() + ")";
     }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -532,7 +533,15 @@ TEST(Cli, EverySubcommandHasHelpAndJson) {
   for (const auto& entry : families["model"]["entries"]) models.push_back(entry["name"]);
   EXPECT_NE(std::find(models.begin(), models.end(), "resnet50"), models.end());
   std::vector<std::string> gpus;
-  for (const auto& entry : families["gpu"]["entries"]) gpus.push_back(entry["name"]);
+  std::map<std::string, std::string> gpu_descriptions;
+  for (const auto& entry : families["gpu"]["entries"]) {
+    gpus.push_back(entry["name"]);
+    gpu_descriptions[entry["name"]] = entry["description"];
+  }
+  // Each GPU says which driver readings its spec holds (the clock table a locked clock is checked against).
+  EXPECT_NE(gpu_descriptions["p100_pcie"].find("(nvidia-smi: clock table, power limits, idle draw)"), std::string::npos)
+      << gpu_descriptions["p100_pcie"];
+  EXPECT_NE(gpu_descriptions["p4"].find("(no nvidia-smi readings)"), std::string::npos) << gpu_descriptions["p4"];
   EXPECT_NE(std::find(gpus.begin(), gpus.end(), "h200"), gpus.end());
   EXPECT_GE(gpus.size(), 15u);
   const CliResult version = run_dse("version --json");
