@@ -68,7 +68,8 @@ std::string SupportedClocks::describe() const {
   if (!listed_mhz.empty())
     return fmt::format("{} clocks from {:g} down to {:g} MHz", listed_mhz.size(), listed_mhz.front(),
                        listed_mhz.back());
-  return fmt::format("{:g} to {:g} MHz in steps of {:g} MHz", min_mhz, max_mhz, step_mhz);
+  return fmt::format("{:g} to {:g} MHz in steps of {:g} MHz{}", min_mhz, max_mhz, step_mhz,
+                     step_mhz == std::floor(step_mhz) ? "" : ", each rounded down to whole MHz");
 }
 
 std::vector<double> GpuSpec::clock_table_mhz() const {

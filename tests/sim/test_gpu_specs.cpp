@@ -115,6 +115,11 @@ TEST(GpuSpecs, ClockTablesAreTheDriversLists) {
   EXPECT_EQ(p100.front(), 1303);  // entries above boost (1,328, 1,316) are never granted
   EXPECT_NE(std::find(p100.begin(), p100.end(), 1278), p100.end());
   EXPECT_EQ(std::find(p100.begin(), p100.end(), 1277), p100.end());
+  // How an error names a table: its list, or its step (and the driver's rounding where it applies).
+  EXPECT_EQ(test::catalog_gpu("p100_pcie").supported_clocks->describe(), "63 clocks from 1328 down to 544 MHz");
+  EXPECT_EQ(test::catalog_gpu("v100_pcie").supported_clocks->describe(),
+            "135 to 1380 MHz in steps of 7.5 MHz, each rounded down to whole MHz");
+  EXPECT_EQ(test::catalog_gpu("t4").supported_clocks->describe(), "300 to 1590 MHz in steps of 15 MHz");
 }
 
 // Each spec's measured stream share that cites NeuSight's elementwise rows is what those rows
