@@ -94,10 +94,7 @@ std::string gpu_readings(const ConfigNode& spec) {
   if (clocks && clocks->is_map() && clocks->peek("supported")) held.emplace_back("clock table");
   if (spec.peek("power_limit_w")) held.emplace_back("power limits");
   if (spec.peek("idle_w")) held.emplace_back("idle draw");
-  if (held.empty()) return " (no nvidia-smi readings)";
-  std::string text = " (nvidia-smi: ";
-  for (std::size_t i = 0; i < held.size(); ++i) text += (i > 0 ? ", " : "") + held[i];
-  return text + ")";
+  return held.empty() ? " (no nvidia-smi readings)" : " (nvidia-smi: " + join_names(held) + ")";
 }
 
 // `dse list gpu` / `dse list accel`: the spec files, described by their display_name.

@@ -31,6 +31,16 @@ std::string setting(const RunResult& result, const std::string& key) {
   return "";
 }
 
+// The ConfigError the quickstart under `overrides` fails with ("no error" if it runs).
+std::string config_error(const std::vector<std::string>& overrides) {
+  try {
+    quickstart(overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 // ResNet-50 at batch 64 on the H100 SXM with one more device setting (KEY=VALUE).
 RunResult h100_b64(const std::string& setting) {
   return quickstart({"device.gpu=h100_sxm", "workload.models[0].batch=64", "device." + setting});
@@ -118,24 +128,12 @@ TEST(GpuPower, BadClocksAndLimitsNameTheKey) {
   EXPECT_THROW(quickstart({"device.power_limit_w=900"}), ConfigError);                   // above the H200's 700 W
   EXPECT_THROW(quickstart({"device.sm_clock_mhz=5000"}), ConfigError);                   // above boost
   EXPECT_THROW(quickstart({"device.gpu=t4", "device.sm_clock_mhz=1000"}), ConfigError);  // not in the T4's table
-  try {
-    quickstart({"device.gpu=t4", "device.sm_clock_mhz=1001"});
-    FAIL();
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("expected a clock of t4's driver table (300 to 1590 MHz in steps of 15"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string t4 = config_error({"device.gpu=t4", "device.sm_clock_mhz=1001"});
+  EXPECT_NE(t4.find("expected a clock of t4's driver table (300 to 1590 MHz in steps of 15"), std::string::npos) << t4;
   // The P100's list as its driver prints it: 1,278 is an entry, 1,277 (on a 12.65 MHz grid) is not.
   EXPECT_NO_THROW(quickstart({"device.gpu=p100_pcie", "device.sm_clock_mhz=1278"}));
-  try {
-    quickstart({"device.gpu=p100_pcie", "device.sm_clock_mhz=1277"});
-    FAIL();
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("(63 clocks from 1328 down to 544 MHz), found 1277 (nearest: 1278)"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string p100 = config_error({"device.gpu=p100_pcie", "device.sm_clock_mhz=1277"});
+  EXPECT_NE(p100.find("(63 clocks from 1328 down to 544 MHz), found 1277 (nearest: 1278)"), std::string::npos) << p100;
 }
 
 TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
