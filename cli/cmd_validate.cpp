@@ -10,6 +10,7 @@
 #include "cli/progress_bar.h"
 #include "cli/validation_h5.h"
 #include "hwcal/batch_scaling_floor.h"
+#include "hwcal/clock_states.h"
 #include "hwcal/e2e_validation.h"
 #include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
@@ -80,6 +81,42 @@ void print_tile_choice(std::FILE* out, const TileChoiceReport& report) {
     for (const auto& [op, s] : ops)
       fmt::print(out, "{:<18} {:<10} {:>7} {:>11.1f} {:>16.1f}\n", device, op, s.rows, s.mape_pct,
                  report.measured_tile.at(device).at(op).mape_pct);
+  fmt::print(out, "\n");
+}
+
+nlohmann::json clock_states_json(const ClockStateTable& table) {
+  nlohmann::json devices = nlohmann::json::object();
+  for (const auto& [device, ops] : table)
+    for (const auto& [op, s] : ops)
+      devices[device][op] = {{"held_rows", s.held_rows},
+                             {"nearer_boost", s.nearer_boost},
+                             {"model_mape_pct", s.model_mape_pct},
+                             {"either_state_mape_pct", s.either_state_mape_pct},
+                             {"control_mape_pct", s.control_mape_pct},
+                             {"shapes", s.shapes},
+                             {"shapes_in_both", s.shapes_in_both}};
+  return devices;
+}
+
+void print_clock_states(std::FILE* out, const ClockStateTable& model, const ClockStateTable& held_out) {
+  if (model.empty()) return;
+  fmt::print(out,
+             "clock states: the rows dse holds below the boost clock, each also predicted at boost; \"either\" keeps "
+             "the nearer\nof the two (the harness recorded no clock), \"control\" offers a state as much slower "
+             "instead; shapes: per-item\nshapes with 3+ held rows, and those with rows nearer each state\n"
+             "{:<18} {:<10} {:>6} {:>13} {:>6} {:>9} {:>10} {:>13}{}\n",
+             "device", "op", "held", "nearer boost", "dse %", "either %", "control %", "shapes in both",
+             held_out.empty() ? "" : "  held out: dse % either %");
+  for (const auto& [device, ops] : model)
+    for (const auto& [op, s] : ops) {
+      std::string held;
+      if (const auto d = held_out.find(device); d != held_out.end() && d->second.contains(op))
+        held = fmt::format("  {:>15.1f} {:>8.1f}", d->second.at(op).model_mape_pct,
+                           d->second.at(op).either_state_mape_pct);
+      fmt::print(out, "{:<18} {:<10} {:>6} {:>13} {:>6.1f} {:>9.1f} {:>10.1f} {:>13}{}\n", device, op, s.held_rows,
+                 s.nearer_boost, s.model_mape_pct, s.either_state_mape_pct, s.control_mape_pct,
+                 fmt::format("{} of {}", s.shapes_in_both, s.shapes), held);
+    }
   fmt::print(out, "\n");
 }
 
@@ -257,6 +294,8 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.predictions_file.empty())
     write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
   KernelValidationRun run{options.files, options.fit, options.leave_one_out, calibration, {}};
+  const ClockStateTable clock_states = evaluate_clock_states(devices, calibration);
+  ClockStateTable held_out_clock_states;
   if (options.leave_one_out) {
     ErrorTable held_out;
     nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
@@ -276,6 +315,8 @@ int validate_kernels(const ValidateOptions& options) {
       for (auto& report : floors)
         if (report.grouped.contains(name))
           report.held_out[name] = evaluate({{name, report.grouped.at(name)}}, fitted).at(name);
+      for (auto& [device_name, ops] : evaluate_clock_states({{name, device}}, fitted))
+        held_out_clock_states[device_name] = std::move(ops);
     }
     json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
     if (!options.mode.quiet)
@@ -287,6 +328,9 @@ int validate_kernels(const ValidateOptions& options) {
     if (options.leave_one_out) json[report.json_key]["held_out_model"] = table_json(report.held_out);
     if (!options.mode.quiet) print_floor_table(options.mode.human(), report);
   }
+  json["clock_states"] = {{"model", clock_states_json(clock_states)}};
+  if (options.leave_one_out) json["clock_states"]["held_out_model"] = clock_states_json(held_out_clock_states);
+  if (!options.mode.quiet) print_clock_states(options.mode.human(), clock_states, held_out_clock_states);
   const TileChoiceReport tiles = evaluate_tile_choice(devices, calibration);
   json["tile_choice"] = {{"dse_tile", table_json(tiles.dse_tile)}, {"measured_tile", table_json(tiles.measured_tile)}};
   if (!options.mode.quiet) print_tile_choice(options.mode.human(), tiles);

@@ -10,13 +10,6 @@
 namespace dse {
 namespace {
 
-// op, per-item shape (a convolution's: its layer)
-using GroupKey = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::optional<ConvShape>>;
-
-GroupKey group_of(const KernelMeasurement& row) {
-  return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k, row.conv};
-}
-
 double items(const KernelMeasurement& row) { return static_cast<double>(row.op == "linear" ? row.b * row.m : row.b); }
 
 // |a + b x_i - t_i| / t_i for the a, b >= 0 minimising their sum, with a = 0 unless `fixed_cost`
@@ -61,9 +54,9 @@ std::vector<double> best_line_errors(const std::vector<double>& x, const std::ve
 ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, bool fixed_cost) {
   ErrorTable table;
   for (const auto& [name, device] : grouped) {
-    std::map<GroupKey, std::pair<std::vector<double>, std::vector<double>>> groups;  // items, latency ms
+    std::map<PerItemShape, std::pair<std::vector<double>, std::vector<double>>> groups;  // items, latency ms
     for (const auto& row : device.rows) {
-      auto& [x, t] = groups[group_of(row)];
+      auto& [x, t] = groups[per_item_shape(row)];
       x.push_back(items(row));
       t.push_back(row.latency_ms);
     }
@@ -79,16 +72,21 @@ ErrorTable per_group_errors(const std::map<std::string, DeviceRows>& grouped, bo
 }
 
 }  // namespace
+
+PerItemShape per_item_shape(const KernelMeasurement& row) {
+  return {row.op, row.op == "linear" ? 0 : row.m, row.n, row.k, row.conv};
+}
+
 std::map<std::string, DeviceRows> batch_scaling_rows(const std::map<std::string, DeviceRows>& devices,
                                                      const FloorOptions& options) {
   std::map<std::string, DeviceRows> out;
   for (const auto& [name, device] : devices) {
-    std::map<GroupKey, std::size_t> sizes;
+    std::map<PerItemShape, std::size_t> sizes;
     for (const auto& row : device.rows)
-      if (row.latency_ms >= options.min_latency_ms) ++sizes[group_of(row)];
+      if (row.latency_ms >= options.min_latency_ms) ++sizes[per_item_shape(row)];
     DeviceRows kept{device.spec, {}};
     for (const auto& row : device.rows)
-      if (row.latency_ms >= options.min_latency_ms && sizes[group_of(row)] >= options.min_group_rows)
+      if (row.latency_ms >= options.min_latency_ms && sizes[per_item_shape(row)] >= options.min_group_rows)
         kept.rows.push_back(row);
     if (!kept.rows.empty()) out.emplace(name, std::move(kept));
   }

@@ -13,11 +13,19 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 
 #include "hwcal/kernel_fit.h"
 
 namespace dse {
+
+// The per-item shape a row shares with the same op at other batch sizes: bmm, layer norm and
+// softmax rows by (M, N, K) with B items; linear rows by (N, K) with B x M rows as the items;
+// convolutions by their layer.
+using PerItemShape = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::optional<ConvShape>>;
+PerItemShape per_item_shape(const KernelMeasurement& row);
 
 struct FloorOptions {
   double min_latency_ms = 1.0;  // shorter rows carry a visible share of the harness's timing floor (timing_floor_us)

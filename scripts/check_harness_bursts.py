@@ -14,14 +14,8 @@ held clock, power_at_boost_w, idle_w) and prints, per GPU and op, dse's MAPE bes
 held row were timed that way (the kernel time scaled by clock / boost, an upper bound of the
 speed-up: held kernels are compute-bound), for each window; then the median of measured / predicted
 kernel time (the floor taken off both) by the predicted kernel time, beside clock / boost, the
-ratio a burst at the boost clock would show; then, row by row, whether some rows were timed at the
-boost clock and others at the held one: the MAPE if each held row may have run at either (its
-kernel time at the held clock or scaled by clock / boost, whichever is nearer the measurement: an
-oracle on a state the harness did not record), beside a control that offers a state as much slower
-instead (any second choice lowers an oracle's MAPE, so only the difference between the two says
-something), the rows nearer the boost state, and the per-item shapes (rows: the same per-item shape
-at three or more batch sizes, or for linear the same weight at three or more row counts) whose rows
-fall in both states. Nothing is fitted.
+ratio a burst at the boost clock would show. Nothing is fitted. (Whether single rows were timed at
+the boost clock, a state rather than a burst, is `dse validate kernels`' clock-state table.)
   scripts/check_harness_bursts.py P.csv [--floor-us 26.8] [--windows 0.1667 1]"""
 import argparse
 import bisect
@@ -105,36 +99,6 @@ def main(argv):
                 cells = [f"{statistics.median(x for x, _ in b):.2f} ({statistics.median(c for _, c in b):.2f})"
                          if b else "" for b in bins]
                 print(f"{gpu:16} {op:8} " + " ".join(f"{c:>16}" for c in cells))
-
-
-    print("\nrows timed at the held clock or the boost clock (oracle per row; control: a state as much slower)")
-    print(f"{'GPU':16} {'op':8} {'held':>5} {'dse %':>6} {'or boost %':>11} {'or slower %':>12} "
-          f"{'nearer boost':>13} {'shapes in both':>15}")
-    for gpu in sorted({r["device"] for r in rows}):
-        boost = boost_mhz(gpu, Path(args.specs))
-        for op in args.ops:
-            sel = [r for r in rows if r["device"] == gpu and r["op"] == op and float(r["clock_mhz"]) < boost - 0.5]
-            if not sel:
-                continue
-            errors = {"dse": [], "boost": [], "slower": []}
-            at_boost = 0
-            states = {}
-            for r in sel:
-                measured, predicted = float(r["measured_ms"]), float(r["predicted_ms"])
-                kernel, ratio = predicted - floor, float(r["clock_mhz"]) / boost
-                fast = abs((floor + kernel * ratio) / measured - 1)
-                held = abs(predicted / measured - 1)
-                errors["dse"].append(held)
-                errors["boost"].append(min(held, fast))
-                errors["slower"].append(min(held, abs((floor + kernel / ratio) / measured - 1)))
-                at_boost += fast < held
-                shape = (r["n"], r["k"]) if op == "linear" else (r["m"], r["n"], r["k"])  # linear: b = 1, m rows
-                states.setdefault(shape, []).append(fast < held)
-            shapes = [s for s in states.values() if len(s) >= 3]
-            both = sum(any(s) and not all(s) for s in shapes)
-            cells = " ".join(f"{100 * statistics.mean(errors[k]):{w}.1f}" for k, w in
-                             [("dse", 6), ("boost", 11), ("slower", 12)])
-            print(f"{gpu:16} {op:8} {len(sel):5d} {cells} {at_boost:13d} {f'{both} of {len(shapes)}':>15}")
 
 
 if __name__ == "__main__":
