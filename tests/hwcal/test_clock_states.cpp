@@ -65,7 +65,8 @@ TEST(ClockStates, FindsRowsTimedAtTheBoostClock) {
     row.latency_ms = timed_ms(row, timer, batch == 128 ? held * held / boost : 0);
     slow.rows.push_back(row);
   }
-  const ClockStateSummary& c = evaluate_clock_states({{"t4", slow}}, KernelCalibration{}).at("t4").at("bmm");
+  const ClockStateTable slow_table = evaluate_clock_states({{"t4", slow}}, KernelCalibration{});
+  const ClockStateSummary& c = slow_table.at("t4").at("bmm");
   EXPECT_EQ(c.nearer_boost, 0u);
   EXPECT_NEAR(c.control_mape_pct, 0.0, 1e-9);
   EXPECT_DOUBLE_EQ(c.either_state_mape_pct, c.model_mape_pct);
