@@ -37,6 +37,15 @@ for _ in $(seq 1 1200); do
 done
 kill -9 -- -"$job" 2> /dev/null || true
 wait "$job" 2> /dev/null || true
+# Open MPI may start the ranks in process groups of their own, and a rank slow to die (under the
+# sanitizers) still holds the journal's lock: kill what is left of the job and wait until none of it
+# runs before resuming. ([k] keeps grep's own command line from matching.)
+for _ in $(seq 1 200); do
+  left=$(grep -lsa -- "$work/[k]illed\.h5" /proc/[0-9]*/cmdline 2> /dev/null | cut -d/ -f3 || true)
+  [ -z "$left" ] && break
+  kill -9 $left 2> /dev/null || true
+  sleep 0.05
+done
 before=$(python3 -c "
 import json, sys
 n = 0
