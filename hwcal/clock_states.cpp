@@ -36,15 +36,14 @@ ClockStateTable evaluate_clock_states(const std::map<std::string, DeviceRows>& d
       }
       if (!held) continue;
       const double measured = row.latency_ms * 1e-3;
-      const double predicted = predict_latency_s(row, timer);  // the kernels plus the harness's floor
-      const auto error = [&](double kernels_s) {
-        return std::abs(predicted - modelled + kernels_s - measured) / measured;
-      };
+      const double harness_s = predict_latency_s(row, kernels, timer) - modelled;  // the floor a row timed alone pays
+      const auto error = [&](double kernels_s) { return std::abs(harness_s + kernels_s - measured) / measured; };
+      const double held_error = error(modelled), boost_error = error(at_boost);
       OpRows& op = ops[row.op];
-      const bool fast = error(at_boost) < error(modelled);
-      op.model.push_back(error(modelled));
-      op.either.push_back(std::min(error(modelled), error(at_boost)));
-      op.control.push_back(std::min(error(modelled), error(slower)));
+      const bool fast = boost_error < held_error;
+      op.model.push_back(held_error);
+      op.either.push_back(std::min(held_error, boost_error));
+      op.control.push_back(std::min(held_error, error(slower)));
       op.nearer_boost += fast;
       auto& [rows, nearer] = op.shapes[per_item_shape(row)];
       ++rows;
@@ -58,7 +57,7 @@ ClockStateTable evaluate_clock_states(const std::map<std::string, DeviceRows>& d
       s.either_state_mape_pct = summarize_errors(rows.either).mape_pct;
       s.control_mape_pct = summarize_errors(rows.control).mape_pct;
       for (const auto& [shape, counts] : rows.shapes) {
-        if (counts.first < 3) continue;
+        if (counts.first < FloorOptions{}.min_group_rows) continue;  // as the floors group shapes
         ++s.shapes;
         s.shapes_in_both += counts.second > 0 && counts.second < counts.first;
       }

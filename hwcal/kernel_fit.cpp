@@ -203,7 +203,10 @@ LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTim
 }
 
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer) {
-  const auto kernels = predict_kernels(row, timer);
+  return predict_latency_s(row, predict_kernels(row, timer), timer);
+}
+
+double predict_latency_s(const KernelMeasurement& row, const std::vector<Kernel>& kernels, const KernelTimer& timer) {
   return row.back_to_back ? timed_back_to_back_s(kernels, timer) : timed_alone_s(kernels, timer);
 }
 

@@ -64,6 +64,8 @@ LongestKernel longest_kernel(const std::vector<Kernel>& kernels, const KernelTim
 // Predicted latency (seconds) of one measured row: timed_alone_s of its kernels for a row timed on
 // its own, their sum for one timed back to back.
 double predict_latency_s(const KernelMeasurement& row, const KernelTimer& timer);
+// The same for the row's kernels already lowered (predict_kernels).
+double predict_latency_s(const KernelMeasurement& row, const std::vector<Kernel>& kernels, const KernelTimer& timer);
 // Two rows' kernels launched together on two streams, as the GPU model shares the GPU between
 // them (sim/runtime/gpu_executor.h): seconds until both have finished.
 double predict_pair_latency_s(const KernelMeasurement& a, const KernelMeasurement& b, const KernelTimer& timer);
