@@ -159,7 +159,41 @@ std::vector<std::string> AcceleratorDevice::metric_names(std::size_t model_count
 }
 
 RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline deadline) const {
-  const AcceleratorSpec& spec = spec_;
+  return run_pass(experiment, spec_, deadline, nullptr);
+}
+
+std::vector<OperatingPoint> AcceleratorDevice::operating_points() const {
+  const double top = spec_.clock_mhz;
+  const double floor = std::min(accelerator_min_voltage_clock_mhz(), top / 2);
+  std::vector<OperatingPoint> points;
+  for (int i = 0; i < kDvfsLevels; ++i) {
+    // Whole MHz, as clock tables are written; the top is the design clock itself.
+    const double mhz = i + 1 == kDvfsLevels ? top : std::round(floor + (top - floor) * i / (kDvfsLevels - 1));
+    if (points.empty() || mhz > points.back().clock_mhz) points.push_back({mhz, accelerator_voltage_v(mhz)});
+  }
+  return points;
+}
+
+PassProfile AcceleratorDevice::profile(const Experiment& experiment, std::optional<double> clock_mhz,
+                                       WallDeadline deadline) const {
+  const std::vector<OperatingPoint> points = operating_points();
+  AcceleratorSpec at = spec_;
+  if (clock_mhz) at.clock_mhz = std::clamp(*clock_mhz, points.front().clock_mhz, points.back().clock_mhz);
+  AcceleratorSpec parked = spec_;
+  parked.clock_mhz = points.front().clock_mhz;
+  double dynamic_j = 0;
+  const RunResult run = run_pass(experiment, at, deadline, &dynamic_j);
+  PassProfile profile;
+  profile.latency_s = ps_to_ms(run.makespan_ps) * 1e-3;
+  profile.clock_mhz = at.clock_mhz;
+  profile.idle_w = accelerator_power_area(parked).static_w;
+  profile.static_w = std::max(0.0, accelerator_power_area(at).static_w - profile.idle_w);
+  profile.dynamic_w = profile.latency_s > 0 ? dynamic_j / profile.latency_s : 0;
+  return profile;  // device_share 1: a pass keeps every core and the DMA path busy in turn
+}
+
+RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const AcceleratorSpec& spec, WallDeadline deadline,
+                                      double* dynamic_j_out) const {
   RunResult result;
   result.experiment = experiment.name;
   result.device_kind = kind();
@@ -221,6 +255,7 @@ RunResult AcceleratorDevice::run(const Experiment& experiment, WallDeadline dead
   const AcceleratorPowerArea& power = evaluations.front().power_area;
   const double makespan_s = static_cast<double>(result.makespan_ps) * 1e-12;
   const double energy_j = dynamic_j + power.static_w * makespan_s;
+  if (dynamic_j_out) *dynamic_j_out = dynamic_j;
   double samples = 0, dram_bytes = 0;
   int fusion_groups = 0;
   for (std::size_t m = 0; m < evaluations.size(); ++m) {

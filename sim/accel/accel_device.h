@@ -47,8 +47,24 @@ class AcceleratorDevice final : public Device {
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+  // Its clock/voltage levels: kDvfsLevels clocks evenly spaced from where the V-f curve reaches its
+  // lowest supply (or half the design clock, if that is lower) up to the design clock, each with
+  // the curve's voltage (sim/accel/accel_power_area.h). The design clock is the fastest the design
+  // closes timing at, so no level is above it.
+  std::vector<OperatingPoint> operating_points() const override;
+  // A pass with the whole design at `clock_mhz` (clamped to its levels): idle is the leakage at the
+  // lowest level's supply, static what the pass's supply adds, dynamic every op's event energy.
+  PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
+                      WallDeadline deadline) const override;
+  std::string clock_metric() const override { return "clock_mhz"; }
+  static constexpr int kDvfsLevels = 8;
 
  private:
+  // One pass of the models on `spec` (this design, or it at another clock); `dynamic_j` (if given)
+  // receives the ops' dynamic energy.
+  RunResult run_pass(const Experiment& experiment, const AcceleratorSpec& spec, WallDeadline deadline,
+                     double* dynamic_j) const;
+
   AcceleratorSpec spec_;
   FusionMode fusion_;
   PaddingMode padding_;

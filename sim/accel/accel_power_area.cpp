@@ -61,6 +61,8 @@ constexpr double kAnchorVolts = 0.80;
 
 double accelerator_max_clock_mhz() { return kAnchorClockMhz / kAnchorShare; }
 
+double accelerator_min_voltage_clock_mhz() { return kCurveMinVoltsClockShare * kAnchorClockMhz / kAnchorShare; }
+
 double accelerator_voltage_v(double clock_mhz) {
   return voltage_at_clock_share(clock_mhz / kAnchorClockMhz * kAnchorShare);
 }

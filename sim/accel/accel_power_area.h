@@ -31,6 +31,9 @@ struct AcceleratorEnergy {
 // the highest clock the curve reaches (at 1.10 V).
 double accelerator_voltage_v(double clock_mhz);
 double accelerator_max_clock_mhz();
+// The clock below which the curve's supply stops falling (its lowest voltage, 0.70 V): slower
+// levels save power only in proportion to the clock.
+double accelerator_min_voltage_clock_mhz();
 
 struct AcceleratorPowerArea {
   double voltage_v = 0;        // the logic supply at the spec's clock

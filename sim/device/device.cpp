@@ -8,10 +8,6 @@ void Device::check_models(const std::vector<ModelRequest>&, const ConfigNode&) c
 
 std::optional<std::vector<std::string>> Device::supported_values(std::string_view) const { return std::nullopt; }
 
-RunResult Device::run_at_clock(const Experiment& experiment, double, WallDeadline deadline) const {
-  return run(experiment, deadline);
-}
-
 void Device::check_schedule(const ResolvedSchedule&, const ConfigNode*) const {}
 
 std::shared_ptr<const Device> read_device(const ConfigNode& device, const std::string& config_file, RunCache& cache) {

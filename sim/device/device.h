@@ -21,6 +21,7 @@
 
 #include "models/base/registry.h"
 #include "sim/config/config_node.h"
+#include "sim/device/pass_profile.h"
 #include "sim/engine/engine.h"
 #include "sim/metrics/metric_table.h"
 #include "sim/run/run_cache.h"
@@ -69,9 +70,14 @@ class Device {
   virtual std::optional<std::vector<std::string>> supported_values(std::string_view key) const;
   // With a deadline, throws SimulationTimeout once the wall clock passes it.
   virtual RunResult run(const Experiment& experiment, WallDeadline deadline) const = 0;
-  // A pass with the clock a serving governor set (a GPU's SM application clock, from the values
-  // supported_values("device.sm_clock_mhz") lists); a kind without a clock knob runs as run().
-  virtual RunResult run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const;
+  // What serving runs on (sim/serving): the operating points a governor may set, slowest first
+  // (empty where the device has no clock knob), and one pass of `experiment` alone on the device at
+  // `clock_mhz` (one of those points or a clock between them; nullopt: as configured, as run() does).
+  virtual std::vector<OperatingPoint> operating_points() const = 0;
+  virtual PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
+                              WallDeadline deadline) const = 0;
+  // The metric a serving run reports its time-averaged clock under ("sm_clock_mhz", "clock_mhz").
+  virtual std::string clock_metric() const = 0;
 };
 
 using DeviceRegistry = Registry<Device>;

@@ -14,8 +14,11 @@ struct Point {
   double volts;
 };
 constexpr double kTopMhz = 2362;
-constexpr Point kCurve[] = {
-    {903 / kTopMhz, 0.70}, {1421 / kTopMhz, 0.80}, {1805 / kTopMhz, 0.90}, {2112 / kTopMhz, 1.00}, {1.0, 1.10}};
+constexpr Point kCurve[] = {{kCurveMinVoltsClockShare, kCurveMinVolts},
+                            {1421 / kTopMhz, 0.80},
+                            {1805 / kTopMhz, 0.90},
+                            {2112 / kTopMhz, 1.00},
+                            {1.0, 1.10}};
 
 }  // namespace
 

@@ -10,5 +10,7 @@ namespace dse {
 double voltage_at_clock_share(double clock_share);
 inline constexpr double kCurveMinVolts = 0.70;
 inline constexpr double kCurveMaxVolts = 1.10;
+// The clock share at which the table reaches kCurveMinVolts (903 of 2,362 MHz, voltage_curve.cpp).
+inline constexpr double kCurveMinVoltsClockShare = 903.0 / 2362;
 
 }  // namespace dse

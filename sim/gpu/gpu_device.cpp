@@ -108,38 +108,60 @@ double average_w(const RunResult& result) {
 }  // namespace
 
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
-  return run_capped(experiment, point_.clock_cap_mhz, clock_locked_ ? "locked clock" : "boost clock", deadline);
+  return run_capped(experiment, point_.clock_cap_mhz, clock_locked_ ? "locked clock" : "boost clock", deadline).result;
 }
 
-RunResult GpuDevice::run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const {
-  return run_capped(experiment, std::clamp(clock_mhz, clock_floor_mhz_, spec_.boost_clock_mhz), "application clock",
-                    deadline);
+std::vector<OperatingPoint> GpuDevice::operating_points() const {
+  std::vector<OperatingPoint> points;
+  const std::vector<double> table = spec_.clock_table_mhz();  // highest first
+  for (auto it = table.rbegin(); it != table.rend(); ++it) points.push_back({*it, timing_->power().voltage_v(*it)});
+  return points;
 }
 
-RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
-                                WallDeadline deadline) const {
+PassProfile GpuDevice::profile(const Experiment& experiment, std::optional<double> clock_mhz,
+                               WallDeadline deadline) const {
+  const Pass pass = clock_mhz ? run_capped(experiment, std::clamp(*clock_mhz, clock_floor_mhz_, spec_.boost_clock_mhz),
+                                           "application clock", deadline)
+                              : run_capped(experiment, point_.clock_cap_mhz,
+                                           clock_locked_ ? "locked clock" : "boost clock", deadline);
+  const RunResult& run = pass.result;
+  const GpuPowerModel& power = timing_->power();
+  PassProfile profile;
+  profile.latency_s = ps_to_ms(run.makespan_ps) * 1e-3;
+  profile.clock_mhz = run.metrics.at("sm_clock_mhz");
+  profile.idle_w = power.idle_w();
+  // Leakage while busy, at the pass's (time-averaged) clock.
+  profile.static_w = power.busy_static_w(profile.clock_mhz);
+  profile.device_share = pass.gpu_share;
+  if (!run.power.empty() && run.makespan_ps > 0)
+    profile.dynamic_w = std::max(0.0, average_w(run) - profile.idle_w - profile.static_w);
+  return profile;
+}
+
+GpuDevice::Pass GpuDevice::run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
+                                      WallDeadline deadline) const {
   const double limit = point_.power_limit_w;
   std::vector<OpLaunch> launches;
-  RunResult at_cap = simulate(experiment, cap, deadline, {}, &launches);
-  RunResult result;
+  Pass at_cap = simulate(experiment, cap, deadline, {}, &launches);
+  Pass pass;
   std::string reason;
   double clock_mhz = 0;  // the pass's, or its time average
-  if (at_cap.makespan_ps > power_window_ps_) {
-    result = run_windowed(experiment, cap, cap_name, std::move(at_cap), std::move(launches), deadline, reason);
-    clock_mhz = series_mean_clock_mhz(result.power, result.makespan_ps);
+  if (at_cap.result.makespan_ps > power_window_ps_) {
+    pass = run_windowed(experiment, cap, cap_name, std::move(at_cap), std::move(launches), deadline, reason);
+    clock_mhz = series_mean_clock_mhz(pass.result.power, pass.result.makespan_ps);
   } else {
     // Every pass simulated while the firmware rule looks for the clock, kept so the one it settles
     // on is not simulated again (the last one evaluated).
-    std::map<double, RunResult> passes;
+    std::map<double, Pass> passes;
     passes.emplace(cap, std::move(at_cap));
     const auto excess_w = [&](double mhz) {
       auto it = passes.find(mhz);
       if (it == passes.end()) it = passes.emplace(mhz, simulate(experiment, mhz, deadline)).first;
-      return average_w(it->second) - limit;
+      return average_w(it->second.result) - limit;
     };
     const double floor = clock_floor_mhz_;
     const FirmwareClock clock = firmware_clock(excess_w, floor, cap, 0.1 / cap);  // to 0.1 MHz
-    result = passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);
+    pass = passes.contains(clock.mhz) ? std::move(passes.at(clock.mhz)) : simulate(experiment, clock.mhz, deadline);
     clock_mhz = clock.mhz;
     switch (clock.held) {
       case ClockHeld::fits_at_cap:
@@ -159,6 +181,7 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
         break;
     }
   }
+  RunResult& result = pass.result;
   if (below_driver_minimum_)
     reason += fmt::format(" (a what-if: {} accepts limits from {:.0f} W{})", spec_.name, spec_.min_power_limit_w(),
                           spec_.power_limit_min_w ? "" : ", half its TDP: the spec gives no range");
@@ -176,12 +199,13 @@ RunResult GpuDevice::run_capped(const Experiment& experiment, double cap, const 
   result.metrics.set("perf_per_w", average > 0 ? result.throughput_per_s() / average : 0);
   result.metrics.set("sm_clock_mhz", clock_mhz);
   result.metrics.set("power_limit_w", limit);
-  return result;
+  return pass;
 }
 
-RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, const std::string& cap_name,
-                                  RunResult result, std::vector<OpLaunch> launches, WallDeadline deadline,
-                                  std::string& reason) const {
+GpuDevice::Pass GpuDevice::run_windowed(const Experiment& experiment, double cap, const std::string& cap_name,
+                                        Pass pass, std::vector<OpLaunch> launches, WallDeadline deadline,
+                                        std::string& reason) const {
+  const RunResult& result = pass.result;  // pass is simulated again below; this names its result
   const double limit = point_.power_limit_w, floor = clock_floor_mhz_;
   const GpuPowerModel& power = timing_->power();
   std::vector<double> clocks(launches.size(), cap);
@@ -252,10 +276,8 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
     if (settled) break;
     clocks = std::move(next);
     launches.clear();
-    result = simulate(experiment, cap, deadline, clocks, &launches);
+    pass = simulate(experiment, cap, deadline, clocks, &launches);
   }
-  // Leakage while busy, at the time-averaged clock (the serving engine splits a pass's power by it).
-  result.busy_static_w = power.busy_static_w(series_mean_clock_mhz(result.power, result.makespan_ps));
   // What the firmware did, window by window.
   std::size_t at_cap = 0, by_limit = 0, at_floor = 0;
   double lowest = cap, heaviest_w = 0;
@@ -281,12 +303,13 @@ RunResult GpuDevice::run_windowed(const Experiment& experiment, double cap, cons
         by_limit + at_floor, limit, lowest, cap_name, heaviest_w);
     if (at_floor > 0) reason += fmt::format("; {} at the table's lowest clock, over the limit even there", at_floor);
   }
-  return result;
+  return pass;
 }
 
-RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
-                              const std::vector<double>& op_clocks, std::vector<OpLaunch>* launches) const {
-  RunResult result;
+GpuDevice::Pass GpuDevice::simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
+                                    const std::vector<double>& op_clocks, std::vector<OpLaunch>* launches) const {
+  Pass pass;
+  RunResult& result = pass.result;
   result.experiment = experiment.name;
   result.device_kind = kind();
   result.device = spec_.name;
@@ -307,8 +330,6 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   const GpuPowerModel& power = timing_->power();
   const double first_clock = op_clocks.empty() ? clock_mhz : op_clocks.front();
   double clock_now = first_clock, held_w = power.held_idle_w(first_clock);
-  result.idle_w = power.idle_w();
-  result.busy_static_w = power.busy_static_w(first_clock);
   double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
   result.power.push_back({0, held_w, first_clock});
   gpu.kernel_started.connect([&](const KernelWork& kernel, TimePs) {
@@ -395,9 +416,9 @@ RunResult GpuDevice::simulate(const Experiment& experiment, double clock_mhz, Wa
   while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();
   while (result.utilization.size() > 1 && result.utilization.back().start_ps >= result.makespan_ps)
     result.utilization.pop_back();
-  if (result.makespan_ps > 0) result.gpu_share = std::min(1.0, share_ps / static_cast<double>(result.makespan_ps));
+  if (result.makespan_ps > 0) pass.gpu_share = std::min(1.0, share_ps / static_cast<double>(result.makespan_ps));
   add_workload_metrics(result, spec_.tdp_w);
-  return result;
+  return pass;
 }
 
 DSE_REGISTER_FACTORY(Device, "gpu", "A GPU from its datasheet spec, timed per kernel (device.timing_model)",

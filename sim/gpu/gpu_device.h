@@ -53,8 +53,12 @@ class GpuDevice final : public Device {
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
+  // The driver table's clocks, slowest first, each with the power model's supply voltage.
+  std::vector<OperatingPoint> operating_points() const override;
   // At an application clock (a governor's): clamped to the table, held lower by the power limit.
-  RunResult run_at_clock(const Experiment& experiment, double clock_mhz, WallDeadline deadline) const override;
+  PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
+                      WallDeadline deadline) const override;
+  std::string clock_metric() const override { return "sm_clock_mhz"; }
   // Values a search may enumerate for `key` ({choice: supported}): the clock table for sm_clock_mhz.
   std::optional<std::vector<std::string>> supported_values(std::string_view key) const override;
 
@@ -80,17 +84,22 @@ class GpuDevice final : public Device {
     TimePs end_ps = 0;    // its last kernel's end
     double clock_mhz = 0;
   };
+  // A simulated pass and the time-averaged share of the GPU its kernels fill alone (1 where they
+  // saturate it), which serving overlaps concurrent batches by.
+  struct Pass {
+    RunResult result;
+    double gpu_share = 1;
+  };
   // A pass at the clock(s) the firmware allows up to `cap`; `cap_name` says what the cap is ("boost
   // clock", "locked clock", "application clock").
-  RunResult run_capped(const Experiment& experiment, double cap, const std::string& cap_name,
-                       WallDeadline deadline) const;
+  Pass run_capped(const Experiment& experiment, double cap, const std::string& cap_name, WallDeadline deadline) const;
   // A pass longer than the window: a clock per window of its work (`at_cap`: the pass at `cap`).
-  RunResult run_windowed(const Experiment& experiment, double cap, const std::string& cap_name, RunResult at_cap,
-                         std::vector<OpLaunch> launches, WallDeadline deadline, std::string& reason) const;
+  Pass run_windowed(const Experiment& experiment, double cap, const std::string& cap_name, Pass at_cap,
+                    std::vector<OpLaunch> launches, WallDeadline deadline, std::string& reason) const;
   // One pass of the experiment, the op launched n-th at op_clocks[n] (at `clock_mhz` past its end);
   // `launches` (if given) receives every op's launch.
-  RunResult simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
-                     const std::vector<double>& op_clocks = {}, std::vector<OpLaunch>* launches = nullptr) const;
+  Pass simulate(const Experiment& experiment, double clock_mhz, WallDeadline deadline,
+                const std::vector<double>& op_clocks = {}, std::vector<OpLaunch>* launches = nullptr) const;
 };
 
 }  // namespace dse

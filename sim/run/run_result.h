@@ -77,12 +77,6 @@ struct RunResult {
   std::vector<PowerSample> power;
   // Piecewise-constant SM occupancy and DRAM bandwidth over [0, makespan] (GPU runs).
   std::vector<UtilizationSample> utilization;
-  // Where the device has a power model: the board's idle draw and the leakage added while work
-  // runs (at the pass's clock), W; and the time-averaged share of the GPU the pass's kernels fill
-  // alone (1 for devices without the notion). Serving overlaps batches by these (sim/serving).
-  double idle_w = 0;
-  double busy_static_w = 0;
-  double gpu_share = 1;
   // A serving run's requests, batches, sensor readings and governor actions (sim/serving); null
   // for a one-pass run.
   std::shared_ptr<const ServingTrace> serving;

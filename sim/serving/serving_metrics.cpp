@@ -48,9 +48,14 @@ std::vector<std::string> serving_metric_names(const Experiment& experiment) {
                                     "latency_p95_ms", "latency_p99_ms",   "latency_max_ms",  "queue_delay_mean_ms"};
   if (any_slo(spec))
     for (const char* name : {"goodput_per_s", "slo_violation_rate"}) names.emplace_back(name);
-  for (const char* name : {"batch_mean", "energy_j", "power_avg_w", "power_peak_w", "energy_per_inference_j",
-                           "perf_per_w", "sm_clock_mhz", "tdp_w", "perf_per_tdp"})
+  for (const char* name :
+       {"batch_mean", "energy_j", "power_avg_w", "power_peak_w", "energy_per_inference_j", "perf_per_w"})
     names.emplace_back(name);
+  names.push_back(experiment.device->clock_metric());
+  // What the device is before it serves (area_mm2 and tdp_w of an accelerator, a GPU's tdp_w), so
+  // a search's constraints on them hold for serving runs too.
+  for (const std::string& name : experiment.device->cheap_metrics().names()) names.push_back(name);
+  names.emplace_back("perf_per_tdp");
   if (spec.power_cap_w)
     for (const char* name : {"power_cap_w", "periods_over_cap_share", "batches_over_cap_share"})
       names.emplace_back(name);
@@ -139,9 +144,10 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   const double clock = result.power.empty()
                            ? 0.0
                            : (clock_integral(result.power, end_ps) - clock_integral(result.power, start_ps)) / span_s;
-  m.set("sm_clock_mhz", clock);
-  const double tdp_w = experiment.device->cheap_metrics().find("tdp_w").value_or(0.0);
-  m.set("tdp_w", tdp_w);
+  m.set(experiment.device->clock_metric(), clock);
+  const MetricTable cheap = experiment.device->cheap_metrics();
+  for (const auto& entry : cheap.entries()) m.set(entry.name, entry.value);
+  const double tdp_w = cheap.find("tdp_w").value_or(0.0);
   m.set("perf_per_tdp", tdp_w > 0 ? throughput / tdp_w : 0.0);
 
   if (spec.power_cap_w) {

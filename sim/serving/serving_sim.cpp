@@ -46,7 +46,7 @@ struct TenantState {
 struct RunningBatch {
   std::size_t batch_index = 0;  // into trace.batches
   std::vector<std::size_t> requests;
-  BatchCost cost;
+  PassProfile cost;
   double remaining_s = 0;  // of solo work
   int priority = 0;        // its tenant's (the schedule's stream priority)
   double speed = 1;        // fraction of its solo speed while the running set stays as it is
@@ -285,7 +285,7 @@ void ServingRun::recompute_speeds() {
   for (const int level : levels) {
     double share = 0;
     for (const RunningBatch& b : running_)
-      if (b.priority == level) share += b.cost.gpu_share;
+      if (b.priority == level) share += b.cost.device_share;
     const double speed = share > 0 ? std::min(1.0, left / share) : 1.0;
     for (RunningBatch& b : running_)
       if (b.priority == level) b.speed = speed;
@@ -461,7 +461,7 @@ RunResult ServingRun::run() {
     for (const int b : oracle_batches(max_batch))
       for (int c = 0; c < levels; ++c) {
         const int level = spec_.clock_levels_mhz.empty() ? -1 : c;
-        const BatchCost& cost = costs_.at(governed, b, level);
+        const PassProfile& cost = costs_.at(governed, b, level);
         if (cost.power_w() > cap_w) continue;
         if (slo_ms && cost.latency_s * 1e3 > 0.5 * *slo_ms) continue;
         const double rate = b / cost.latency_s;
@@ -497,7 +497,6 @@ RunResult ServingRun::run() {
   trace_->window_end_s = spec_.duration_s ? *spec_.duration_s : trace_->end_s;
   trace_->passes_simulated = costs_.passes_simulated();
   result_.makespan_ps = engine_.now();
-  result_.idle_w = idle_w_;
   add_serving_metrics(result_, *trace_, experiment_);
   result_.serving = trace_;
   return std::move(result_);

@@ -9,27 +9,27 @@
 namespace dse {
 namespace {
 
-// Clock levels: the block's list (ascending, positive), or the device's clock table.
+// Clock levels: the block's list (ascending, within the device's operating points), or the
+// device's operating points (a GPU's clock table, an accelerator's V-f levels).
 std::vector<double> read_clock_levels(const ConfigNode& serving, const Device& device) {
+  const std::vector<OperatingPoint> points = device.operating_points();
   std::vector<double> levels;
   if (const ConfigNode* list = serving.find("clock_levels_mhz")) {
+    if (points.empty()) list->fail("this device has no clock to set; remove clock_levels_mhz");
+    const double lowest = points.front().clock_mhz, highest = points.back().clock_mhz;
     for (const ConfigNode& item : list->items()) {
       const double mhz = item.as<double>();
-      if (!(mhz >= 1 && mhz <= 100000))
-        item.fail(fmt::format("expected a clock in MHz (1 to 100000), found {:g}", mhz));
+      if (!(mhz >= lowest && mhz <= highest))
+        item.fail(fmt::format("expected a clock of {}'s operating points, {:g} to {:g} MHz, found {:g}", device.name(),
+                              lowest, highest, mhz));
       if (!levels.empty() && mhz <= levels.back())
         item.fail(fmt::format("expected clock levels in ascending order, found {:g} after {:g}", mhz, levels.back()));
       levels.push_back(mhz);
     }
     if (levels.empty()) list->fail("expected at least one clock level, found an empty sequence");
-    if (!device.supported_values("device.sm_clock_mhz"))
-      list->fail("this device has no SM clock to set; remove clock_levels_mhz");
     return levels;
   }
-  if (const auto table = device.supported_values("device.sm_clock_mhz")) {
-    for (const std::string& text : *table) levels.push_back(std::stod(text));
-    std::sort(levels.begin(), levels.end());
-  }
+  for (const OperatingPoint& point : points) levels.push_back(point.clock_mhz);
   return levels;
 }
 

@@ -19,7 +19,7 @@
 namespace dse {
 namespace {
 
-// Four runs that together produce every metric the catalog has.
+// Runs that together produce every metric the catalog has.
 const char* const kConfigs[] = {
     "name: gpu1\nworkload: {models: [{name: resnet18, batch: 2, dtype: fp16}]}\ndevice: {gpu: a100_pcie_40gb}\noutput: "
     "~\n",
@@ -36,6 +36,10 @@ const char* const kConfigs[] = {
     "      - {arrivals: {name: closed_loop, clients: 8, think_ms: 5}, slo_ms: 20, batching: {name: dynamic, "
     "max_batch: 8}}\n    governor: {name: static, batch: 4, power_cap_w: 300}\ndevice: {gpu: a100_pcie_40gb}\noutput: "
     "~\n",
+    // Serving on the accelerator: its clock level under its own name.
+    "name: serve_acc\nworkload:\n  models: [{name: resnet18, dtype: bf16}]\n  serving:\n    duration_s: 0.5\n"
+    "    tenants:\n      - {arrivals: {name: poisson, rate_per_s: 500}, batching: {name: fixed, batch: 4}}\n"
+    "device: {accelerator: tpu_v3_like}\noutput: ~\n",
 };
 
 std::string report_text(const Experiment& experiment, const RunResult& result) {
