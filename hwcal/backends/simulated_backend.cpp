@@ -3,13 +3,16 @@
 // so that the measurement engine, the DOPpler controller and the fit are tested without a GPU.
 //
 //   backend: {name: simulated, truth: {gemm_efficiency: 0.85}, noise_pct: 1, interference_pct: 2,
-//             outlier_rate: 0.02, failure_rate: 0.002, setup_ms: 150, fail: [NAME], hang: [NAME], seed: 1}
+//             outlier_rate: 0.02, failure_rate: 0.002, setup_ms: 150, fail: [NAME], hang: [NAME], seed: 1,
+//             sharing: auto}
 //
 // A candidate alone takes its true latency times a lognormal noise (noise_pct). Measured with d - 1
 // others at once, each worker first sets up (0.5-1.5 x setup_ms: process, context, allocations; an
-// assumption, not a measurement), then runs its timed repeats (measurement.h's discipline); where
-// other workers' timed windows overlap its own, their kernels' shares of the GPU's block slots add
-// to its own, and past the GPU's capacity its kernels run that many times slower. On top, each
+// assumption, not a measurement), then runs its timed repeats (measurement.h's discipline); the
+// workers' timed loops share the GPU as a device's passes do (sim/runtime/shared_resource.h, under
+// the rule `sharing` names, Sharing::passes: by default proportional to the share of the GPU's
+// block slots each loop's kernels fill alone), and each is slowed by as much as that stretches its
+// window. On top, each
 // other worker adds interference_pct % at random (0 to twice that: caches and DRAM), a measurement
 // is an outlier (1.5-3x) with probability outlier_rate (d - 1) / d, and a candidate fails (out of
 // memory, a lost context) with probability failure_rate (d - 1). Names in `fail` always fail and
@@ -26,14 +29,17 @@
 
 #include "hwcal/kernel_fit.h"
 #include "hwcal/measure/backend.h"
+#include "sim/gpu/gpu_timing_model.h"
 #include "sim/gpu/kernel_calibration_io.h"
+#include "sim/runtime/shared_resource.h"
 
 namespace dse {
 namespace {
 
 class SimulatedBackend final : public MeasurementBackend {
  public:
-  SimulatedBackend(const ConfigNode& block, const GpuSpec& spec) : spec_(spec), timer_(spec, read_truth(block)) {
+  SimulatedBackend(const ConfigNode& block, const GpuSpec& spec)
+      : spec_(spec), timer_(spec, read_truth(block)), sharing_(read_sharing(block).passes) {
     noise_ = block.param<double>("noise_pct").in_range(0, 100).with_default(1.0) / 100;
     interference_ = block.param<double>("interference_pct").in_range(0, 1000).with_default(2.0) / 100;
     outlier_rate_ = block.param<double>("outlier_rate").in_range(0, 1).with_default(0.02);
@@ -74,19 +80,12 @@ class SimulatedBackend final : public MeasurementBackend {
         end[k] = free_at = begin[k] + length;
       }
     }
+    const std::vector<double> contention = loop_slowdowns(chunk, begin, end);
     ChunkResult result;
     double timed_s = 0, power_w = timer_.power().idle_w();
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       const Candidate* c = chunk[k];
       const Truth& t = truth(*c);
-      // Where the others' GPU windows overlap this one's, their shares of the GPU add to its own;
-      // past the GPU's capacity every kernel runs that many times slower.
-      double load = t.share;
-      for (std::size_t j = 0; j < chunk.size(); ++j)
-        if (j != k && end[k] > begin[k])
-          load += truth(*chunk[j]).share * std::max(0.0, std::min(end[k], end[j]) - std::max(begin[k], begin[j])) /
-                  (end[k] - begin[k]);
-      const double contention = std::max(1.0, load);
       Measurement m;
       if (hang_.contains(c->name)) {
         m.status = MeasureStatus::timeout;
@@ -103,7 +102,7 @@ class SimulatedBackend final : public MeasurementBackend {
         // and a fifth of the outliers (host-side jitter).
         const double others = settings.exclusive_timing ? 0 : d - 1;
         const double outlier_rate = outlier_rate_ * (d - 1) / d * (settings.exclusive_timing ? 0.2 : 1.0);
-        double slowdown = contention * (1 + interference_ * others * 2 * uniform(rng_));
+        double slowdown = contention[k] * (1 + interference_ * others * 2 * uniform(rng_));
         if (uniform(rng_) < outlier_rate) slowdown *= 1.5 + 1.5 * uniform(rng_);
         const double latency_ms = t.latency_s * 1e3 * slowdown;
         for (int r = 0; r < settings.repeat; ++r) m.repeats_ms.push_back(latency_ms * noise(rng_));
@@ -128,11 +127,35 @@ class SimulatedBackend final : public MeasurementBackend {
 
  private:
   struct Truth {
-    double latency_s = 0;  // per launch (a pair: both finished)
-    double share = 1;      // of the GPU's block slots its kernels fill alone, time-weighted
-    double power_w = 0;    // the board while it runs in a loop
+    double latency_s = 0;   // per launch (a pair: both finished)
+    double share = 1;       // of the GPU's block slots its kernels fill alone, time-weighted
+    double dram_bytes = 0;  // per launch
+    double power_w = 0;     // the board while it runs in a loop
     double clock_mhz = 0;
   };
+
+  // How much longer each worker's timed window [begin, end) (seconds, as it would run alone) lasts
+  // beside the others' on the GPU: the windows run as works on the shared device from their starts.
+  std::vector<double> loop_slowdowns(const std::vector<const Candidate*>& chunk, const std::vector<double>& begin,
+                                     const std::vector<double>& end) {
+    Engine engine;
+    SharedResource gpu(engine, sharing_, timer_.dram_bytes_per_s());
+    std::vector<double> slowdown(chunk.size(), 1.0);
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+      const Truth& t = truth(*chunk[k]);
+      const TimePs solo_ps = checked_ps((end[k] - begin[k]) * 1e12, "a timed window");
+      if (solo_ps <= 0) continue;
+      const double launches = t.latency_s > 0 ? (end[k] - begin[k]) / t.latency_s : 0;
+      const SharedResource::Work work{solo_ps, t.share, t.dram_bytes * launches, 0, 0};
+      engine.schedule_at(checked_ps(begin[k] * 1e12, "a worker's start"), [&gpu, &slowdown, work, k] {
+        gpu.start(work, [&slowdown, work, k](TimePs start, TimePs finish) {
+          slowdown[k] = std::max(1.0, static_cast<double>(finish - start) / static_cast<double>(work.solo_ps));
+        });
+      });
+    }
+    engine.run();
+    return slowdown;
+  }
 
   static KernelCalibration read_truth(const ConfigNode& block) {
     const ConfigNode* truth = block.find("truth");
@@ -150,7 +173,10 @@ class SimulatedBackend final : public MeasurementBackend {
     if (const auto it = truths_.find(c.name); it != truths_.end()) return it->second;
     Truth t;
     t.share = predict_gpu_share(c.op, timer_);
-    for (const auto& kernel : predict_kernels(c.op, timer_)) t.clock_mhz = timer_.time(kernel).clock_mhz;
+    for (const auto& kernel : predict_kernels(c.op, timer_)) {
+      t.clock_mhz = timer_.time(kernel).clock_mhz;
+      t.dram_bytes += kernel_work(kernel, timer_, t.clock_mhz).dram_bytes;
+    }
     t.latency_s = c.paired ? predict_pair_latency_s(c.op, *c.paired, timer_) : predict_latency_s(c.op, timer_);
     t.power_w = predict_power_w(c.op, timer_);
     return truths_.emplace(c.name, t).first->second;
@@ -158,6 +184,7 @@ class SimulatedBackend final : public MeasurementBackend {
 
   GpuSpec spec_;
   KernelTimer timer_;
+  std::shared_ptr<const SharingRule> sharing_;
   double noise_ = 0.01, interference_ = 0.02, outlier_rate_ = 0.02, failure_rate_ = 0.002, setup_s_ = 0.15;
   std::set<std::string> fail_, hang_;
   std::mt19937_64 rng_;

@@ -83,12 +83,14 @@ void merge_key(ConfigNode& target, const std::string& key, const ConfigNode& val
 }  // namespace
 
 AcceleratorDevice::AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
-                                     std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files)
+                                     std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files,
+                                     Sharing sharing)
     : spec_(std::move(spec)),
       fusion_(fusion),
       padding_(padding),
       baseline_(std::move(baseline)),
-      files_(std::move(files)) {}
+      files_(std::move(files)),
+      sharing_(std::move(sharing)) {}
 
 std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file,
                                                              RunCache& cache) {
@@ -98,13 +100,14 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
       device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
   const PaddingMode padding = *parse_padding_mode(
       device.param<std::string>("padding").one_of(padding_mode_names(), "a tensor padding").with_default("auto"));
+  Sharing sharing = read_sharing(device);
   ConfigNode spec = load_config_file(file);
   spec.expect_map("an accelerator spec");
   // Key paths as the device block would write them ("device.arary: unknown key"); file and line
   // still say whether a value came from the spec file or from the experiment.
   spec.set_path("device");
   for (const auto& key : device.keys()) {
-    if (key == "accelerator" || key == "fusion" || key == "padding") continue;
+    if (key == "accelerator" || key == "fusion" || key == "padding" || key == "sharing") continue;
     merge_key(spec, key, *device.find(key), device.key_mark(key));  // find() marks the key as read
   }
   // The baseline is the same for every trial of a search: read once per file content.
@@ -117,7 +120,8 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
         [&path] { return std::make_shared<const AcceleratorSpec>(read_accelerator_spec(load_config_file(path))); });
   }
   return std::make_shared<const AcceleratorDevice>(read_accelerator_spec(spec), fusion, padding, std::move(baseline),
-                                                   std::vector<HardwareFile>{{file, read_config_bytes(file)}});
+                                                   std::vector<HardwareFile>{{file, read_config_bytes(file)}},
+                                                   std::move(sharing));
 }
 
 void AcceleratorDevice::check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const {
@@ -189,6 +193,7 @@ PassProfile AcceleratorDevice::profile(const Experiment& experiment, std::option
   profile.idle_w = accelerator_power_area(parked).static_w;
   profile.static_w = std::max(0.0, accelerator_power_area(at).static_w - profile.idle_w);
   profile.dynamic_w = profile.latency_s > 0 ? dynamic_j / profile.latency_s : 0;
+  profile.dram_bytes = run.metrics.at("dram_bytes");
   return profile;  // device_share 1: a pass keeps every core and the DMA path busy in turn
 }
 

@@ -26,7 +26,8 @@ class AcceleratorDevice final : public Device {
  public:
   // `baseline` (tpu_v3_like) is what the *_vs_tpu_v3 metrics are relative to; null leaves them out.
   AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
-                    std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files);
+                    std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files,
+                    Sharing sharing = Sharing::automatic());
   static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
                                                    RunCache& cache);
 
@@ -57,6 +58,9 @@ class AcceleratorDevice final : public Device {
   PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
                       WallDeadline deadline) const override;
   std::string clock_metric() const override { return "clock_mhz"; }
+  // Between serving batches (instances, tenants; a pass keeps the whole design busy, share 1).
+  const Sharing& sharing() const override { return sharing_; }
+  double dram_bytes_per_s() const override { return spec_.dram_bytes_per_s(); }
   static constexpr int kDvfsLevels = 8;
 
  private:
@@ -70,6 +74,7 @@ class AcceleratorDevice final : public Device {
   PaddingMode padding_;
   std::shared_ptr<const AcceleratorSpec> baseline_;
   std::vector<HardwareFile> files_;
+  Sharing sharing_;
 };
 
 }  // namespace dse

@@ -26,6 +26,7 @@
 #include "sim/metrics/metric_table.h"
 #include "sim/run/run_cache.h"
 #include "sim/run/run_result.h"
+#include "sim/runtime/sharing_rule.h"
 
 namespace dse {
 
@@ -78,6 +79,11 @@ class Device {
                               WallDeadline deadline) const = 0;
   // The metric a serving run reports its time-averaged clock under ("sm_clock_mhz", "clock_mhz").
   virtual std::string clock_metric() const = 0;
+  // How concurrent work shares the device (the device block's `sharing`: kernels of several streams
+  // on a GPU; batches of several instances or tenants in a serving run, Sharing::passes), and its
+  // DRAM bandwidth, bytes/s, which rules with a DRAM term share.
+  virtual const Sharing& sharing() const = 0;
+  virtual double dram_bytes_per_s() const = 0;
 };
 
 using DeviceRegistry = Registry<Device>;

@@ -19,6 +19,7 @@ struct PassProfile {
   double static_w = 0;      // leakage the pass's clock adds over idle_w (held between passes at that clock), W
   double dynamic_w = 0;     // the pass's switching and memory power, time-averaged over latency_s, W
   double device_share = 1;  // the share of the device the pass fills alone (1: it saturates it)
+  double dram_bytes = 0;    // DRAM bytes the pass moves
   double clock_mhz = 0;     // the clock it ran at (a power limit may hold a GPU below the point's)
 
   double power_w() const { return idle_w + static_w + dynamic_w; }

@@ -1,7 +1,7 @@
 // A signal observers connect to (SimGrid's on_start / on_completion), so what watches the
-// simulation need not live inside a device. The GPU executor emits kernel_started and
-// kernel_completed (sim/runtime/gpu_executor.h); today the runs record their timeline through the
-// launch callbacks instead, and nothing connects to these yet.
+// simulation need not live inside a device: the shared-resource executor emits the load of what
+// runs (sim/runtime/shared_resource.h), which a GPU pass's and a serving run's power accounting
+// observe; the GPU executor emits each kernel's start (its clock sets the board's held power).
 #pragma once
 
 #include <functional>

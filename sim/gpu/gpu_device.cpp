@@ -27,6 +27,7 @@ GpuDevice::GpuDevice(GpuSpec spec, std::string timing_model, const ConfigNode& d
   if (!entry) throw std::logic_error("timing model '" + timing_model_ + "' not registered");
   timing_ = entry->factory(spec_, {device, config_file, files_, cache});
   point_ = GpuOperatingPoint::defaults(spec_);
+  sharing_ = read_sharing(device);
   const std::vector<double> table = spec_.clock_table_mhz();
   clock_floor_mhz_ = table.back();
   if (const auto clock =
@@ -133,6 +134,7 @@ PassProfile GpuDevice::profile(const Experiment& experiment, std::optional<doubl
   // Leakage while busy, at the pass's (time-averaged) clock.
   profile.static_w = power.busy_static_w(profile.clock_mhz);
   profile.device_share = pass.gpu_share;
+  for (const OpRecord& op : run.ops) profile.dram_bytes += op.dram_bytes;
   if (!run.power.empty() && run.makespan_ps > 0)
     profile.dynamic_w = std::max(0.0, average_w(run) - profile.idle_w - profile.static_w);
   return profile;
@@ -321,7 +323,7 @@ GpuDevice::Pass GpuDevice::simulate(const Experiment& experiment, double clock_m
 
   Engine engine;
   engine.set_deadline(deadline);
-  GpuExecutor gpu(engine, timing_->dram_bandwidth_bytes_per_s());
+  GpuExecutor gpu(engine, timing_->dram_bandwidth_bytes_per_s(), sharing_.kernels);
   StreamRuntime runtime(engine, gpu);
   for (const int priority : schedule.stream_priority) runtime.create_stream(priority);
 

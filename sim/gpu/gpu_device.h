@@ -59,6 +59,8 @@ class GpuDevice final : public Device {
   PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
                       WallDeadline deadline) const override;
   std::string clock_metric() const override { return "sm_clock_mhz"; }
+  const Sharing& sharing() const override { return sharing_; }
+  double dram_bytes_per_s() const override { return timing_->dram_bandwidth_bytes_per_s(); }
   // Values a search may enumerate for `key` ({choice: supported}): the clock table for sm_clock_mhz.
   std::optional<std::vector<std::string>> supported_values(std::string_view key) const override;
 
@@ -71,6 +73,7 @@ class GpuDevice final : public Device {
   std::vector<HardwareFile> files_;
   std::shared_ptr<const GpuTimingModel> timing_;
   GpuOperatingPoint point_;
+  Sharing sharing_;
   bool clock_locked_ = false;
   bool below_driver_minimum_ = false;  // a power limit nvidia-smi would refuse, simulated as a what-if
   double clock_floor_mhz_ = 0;         // the driver table's lowest entry

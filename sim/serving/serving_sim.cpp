@@ -10,6 +10,7 @@
 
 #include "models/base/errors.h"
 #include "sim/runtime/schedule.h"
+#include "sim/runtime/shared_resource.h"
 #include "sim/serving/batch_cost_table.h"
 #include "sim/serving/serving_metrics.h"
 #include "sim/serving/serving_spec.h"
@@ -43,13 +44,11 @@ struct TenantState {
   double pending_wake_s = kNever;
 };
 
+// A batch on the device; how fast it runs is the device's (SharedResource).
 struct RunningBatch {
   std::size_t batch_index = 0;  // into trace.batches
   std::vector<std::size_t> requests;
   PassProfile cost;
-  double remaining_s = 0;  // of solo work
-  int priority = 0;        // its tenant's (the schedule's stream priority)
-  double speed = 1;        // fraction of its solo speed while the running set stays as it is
 };
 
 class ServingRun {
@@ -59,8 +58,14 @@ class ServingRun {
         spec_(*experiment.serving),
         costs_(experiment, spec_, deadline),
         rng_(spec_.seed),
+        device_(engine_, experiment.device->sharing().passes, experiment.device->dram_bytes_per_s()),
         trace_(std::make_shared<ServingTrace>()) {
     engine_.set_deadline(deadline);
+    device_.load_changed.connect([this](TimePs, const SharedResource::Load& load) {
+      advance();
+      dynamic_w_ = load.dynamic_w;
+      power_changed();
+    });
     tenant_priority_.assign(experiment.models.size(), 0);
     for (const ScheduleSegment& segment : experiment.schedule->segments)
       if (segment.ref.segment == 0)
@@ -85,14 +90,12 @@ class ServingRun {
   void ready(std::size_t tenant, std::size_t request);
   bool draining(const TenantState& t) const { return t.closed && t.host_queue.empty() && t.host_busy == 0; }
 
-  // Dispatch and the GPU.
+  // Dispatch and the device.
   void dispatch(std::size_t tenant);
   void wake(std::size_t tenant, double time_s);
   void start_batch(std::size_t tenant, int size);
-  void advance();  // brings work done and energy up to now
-  void reschedule_completion();
-  void complete_done();
-  void recompute_speeds();  // after the running set changed
+  void batch_done(std::size_t batch_index);
+  void advance();  // brings energy and busy time up to now
   double board_w() const;
   void power_changed();
   int clock_level() const { return knobs_.clock_level; }
@@ -109,10 +112,12 @@ class ServingRun {
   BatchCostTable costs_;
   ServingRng rng_;
   Engine engine_;
+  SharedResource device_;
   std::shared_ptr<ServingTrace> trace_;
   std::vector<TenantState> tenants_;
-  std::vector<RunningBatch> running_;
-  std::vector<int> tenant_priority_;  // the schedule's priority of each tenant's (first) stream
+  std::vector<RunningBatch> running_;  // in start order
+  double dynamic_w_ = 0;               // of the running batches, at the speeds the device grants
+  std::vector<int> tenant_priority_;   // the schedule's priority of each tenant's (first) stream
   RunResult result_;
 
   std::int64_t issued_ = 0, completed_ = 0;
@@ -122,9 +127,8 @@ class ServingRun {
   // docs/power.md). 0 until the first batch.
   double idle_static_w_ = 0;
   double last_advance_s_ = 0;
-  double energy_j_ = 0;  // since the start
-  double busy_s_ = 0;    // time with a batch running, since the start
-  std::uint64_t completion_generation_ = 0;
+  double energy_j_ = 0;        // since the start
+  double busy_s_ = 0;          // time with a batch running, since the start
   double hold_until_s_ = 0;    // dispatch waits for a clock change until then
   double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at
 
@@ -173,12 +177,13 @@ void ServingRun::arrive(std::size_t tenant) {
     schedule_arrival(tenant, *next);
   else if (!t.arrivals->closed_loop())
     close_arrivals(tenant);  // a trace ran out
-  if (limit_reached())
-    for (std::size_t i = 0; i < tenants_.size(); ++i) close_arrivals(i);
   if (spec_.tenants[tenant].host)
     host_start(tenant, request);
   else
     ready(tenant, request);
+  // The last request joins its queue before the tenants close (closing lets partial batches go).
+  if (limit_reached())
+    for (std::size_t i = 0; i < tenants_.size(); ++i) close_arrivals(i);
 }
 
 void ServingRun::host_start(std::size_t tenant, std::size_t request) {
@@ -250,7 +255,6 @@ void ServingRun::start_batch(std::size_t tenant, int size) {
   TenantState& t = tenants_[tenant];
   RunningBatch batch;
   batch.cost = costs_.at(tenant, size, clock_level());
-  batch.remaining_s = batch.cost.latency_s;
   idle_static_w_ = batch.cost.static_w;
   const double now = now_s();
   for (int i = 0; i < size; ++i) {
@@ -266,41 +270,20 @@ void ServingRun::start_batch(std::size_t tenant, int size) {
   batch.batch_index = trace_->batches.size();
   trace_->batches.push_back({static_cast<std::uint32_t>(tenant), static_cast<std::int32_t>(instance), size, now, -1,
                              batch.cost.clock_mhz, 0});
-  batch.priority = tenant_priority_[tenant];
+  // The pass's latency came from whole picoseconds: rounding recovers them.
+  const SharedResource::Work work{checked_ps(std::round(batch.cost.latency_s * 1e12), "a batch's latency"),
+                                  batch.cost.device_share, batch.cost.dram_bytes, batch.cost.dynamic_w,
+                                  tenant_priority_[tenant]};
+  const std::size_t index = batch.batch_index;
   running_.push_back(std::move(batch));
-  recompute_speeds();
-  power_changed();
-  reschedule_completion();
-}
-
-// The GPU's slots go to the highest-priority tenants first; batches of one priority share what
-// is left in proportion to their GPU shares (each at speed min(1, left / their total share)), so
-// with one priority every batch runs at 1 / max(1, sum of shares).
-void ServingRun::recompute_speeds() {
-  std::vector<int> levels;
-  for (const RunningBatch& b : running_) levels.push_back(b.priority);
-  std::sort(levels.begin(), levels.end(), std::greater<>());
-  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-  double left = 1.0;
-  for (const int level : levels) {
-    double share = 0;
-    for (const RunningBatch& b : running_)
-      if (b.priority == level) share += b.cost.device_share;
-    const double speed = share > 0 ? std::min(1.0, left / share) : 1.0;
-    for (RunningBatch& b : running_)
-      if (b.priority == level) b.speed = speed;
-    left = std::max(0.0, left - share * speed);
-  }
+  device_.start(work, [this, index](TimePs, TimePs) { batch_done(index); });
 }
 
 double ServingRun::board_w() const {
   if (running_.empty()) return idle_w_ + idle_static_w_;
-  double static_w = 0, dynamic_w = 0;
-  for (const RunningBatch& b : running_) {
-    static_w = std::max(static_w, b.cost.static_w);  // one chip: leakage once, at the clock it runs
-    dynamic_w += b.cost.dynamic_w * b.speed;
-  }
-  return idle_w_ + static_w + dynamic_w;
+  double static_w = 0;  // one chip: leakage once, at the clock it runs
+  for (const RunningBatch& b : running_) static_w = std::max(static_w, b.cost.static_w);
+  return idle_w_ + static_w + dynamic_w_;
 }
 
 void ServingRun::power_changed() {
@@ -312,6 +295,10 @@ void ServingRun::power_changed() {
   if (!series.empty() && series.back().start_ps == now) {
     series.back().watts = watts;
     series.back().sm_clock_mhz = mhz;
+    // Changes at one instant (a batch leaving the device, then its leakage) that end where the
+    // series stood before leave no sample.
+    if (series.size() >= 2 && series[series.size() - 2].watts == watts && series[series.size() - 2].sm_clock_mhz == mhz)
+      series.pop_back();
   } else if (series.empty() || series.back().watts != watts || series.back().sm_clock_mhz != mhz) {
     series.push_back({now, watts, mhz});
   }
@@ -323,58 +310,35 @@ void ServingRun::advance() {
   if (dt > 0) {
     energy_j_ += board_w() * dt;
     if (!running_.empty()) busy_s_ += dt;
-    for (RunningBatch& b : running_) b.remaining_s -= dt * b.speed;
   }
   last_advance_s_ = now;
 }
 
-void ServingRun::reschedule_completion() {
-  ++completion_generation_;
-  if (running_.empty()) return;
-  double first = kNever;  // seconds until the first batch completes (a starved one never does)
-  for (const RunningBatch& b : running_)
-    if (b.speed > 0) first = std::min(first, std::max(0.0, b.remaining_s) / b.speed);
-  if (first == kNever) return;
-  const std::uint64_t generation = completion_generation_;
-  at_s(now_s() + first, [this, generation] {
-    if (generation == completion_generation_) complete_done();
-  });
-}
-
-void ServingRun::complete_done() {
+void ServingRun::batch_done(std::size_t batch_index) {
   advance();
   const double now = now_s();
-  std::vector<std::size_t> freed;
-  // A picosecond of rounding in the event time leaves a sliver of work: done within 1 ns.
-  for (std::size_t i = 0; i < running_.size();) {
-    if (running_[i].remaining_s > 1e-9) {
-      ++i;
-      continue;
-    }
-    RunningBatch batch = std::move(running_[i]);
-    running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
-    ServedBatch& record = trace_->batches[batch.batch_index];
-    record.end_s = now;
-    record.logged_power_w = governor_ && governor_->period_s() > 0 ? std::max(0.0, window_max_w_) : last_sample_w_;
-    TenantState& t = tenants_[record.tenant];
-    t.instance_busy[static_cast<std::size_t>(record.instance)] = 0;
-    ++t.free_instances;
-    double worst_s = 0;
-    for (const std::size_t r : batch.requests) {
-      ServedRequest& request = trace_->requests[r];
-      request.end_s = now;
-      worst_s = std::max(worst_s, request.latency_s());
-      ++completed_;
-      if (record.tenant == spec_.governed_tenant) latencies_since_action_.push_back(r);
-      if (const auto next = t.arrivals->after_completion_s(now, rng_)) schedule_arrival(record.tenant, *next);
-    }
-    t.policy->on_batch_done(record.size, worst_s * 1e3, (now - record.start_s) * 1e3);
-    freed.push_back(record.tenant);
+  const auto it = std::find_if(running_.begin(), running_.end(),
+                               [batch_index](const RunningBatch& b) { return b.batch_index == batch_index; });
+  const RunningBatch batch = std::move(*it);
+  running_.erase(it);
+  ServedBatch& record = trace_->batches[batch.batch_index];
+  record.end_s = now;
+  record.logged_power_w = governor_ && governor_->period_s() > 0 ? std::max(0.0, window_max_w_) : last_sample_w_;
+  TenantState& t = tenants_[record.tenant];
+  t.instance_busy[static_cast<std::size_t>(record.instance)] = 0;
+  ++t.free_instances;
+  double worst_s = 0;
+  for (const std::size_t r : batch.requests) {
+    ServedRequest& request = trace_->requests[r];
+    request.end_s = now;
+    worst_s = std::max(worst_s, request.latency_s());
+    ++completed_;
+    if (record.tenant == spec_.governed_tenant) latencies_since_action_.push_back(r);
+    if (const auto next = t.arrivals->after_completion_s(now, rng_)) schedule_arrival(record.tenant, *next);
   }
-  recompute_speeds();
-  power_changed();
-  reschedule_completion();
-  for (const std::size_t tenant : freed) dispatch(tenant);
+  t.policy->on_batch_done(record.size, worst_s * 1e3, (now - record.start_s) * 1e3);
+  power_changed();  // its leakage leaves with it
+  dispatch(record.tenant);
 }
 
 // --- governor and sensor -------------------------------------------------------------------------
