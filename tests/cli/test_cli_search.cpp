@@ -59,4 +59,29 @@ TEST(Cli, ScheduleSearchBeatsOrTiesEveryBaselineAndItsBestReplays) {
   fs::remove_all(dir);
 }
 
+// The accelerator + serving co-design (a shorter search than the shipped config's): its best design
+// meets the cap, the SLO and the load, and its best config re-run alone gives the same numbers.
+TEST(Cli, AcceleratorServingCoDesignMeetsItsConstraintsAndItsBestReplays) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_coopt_serving_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string out = (dir / "coopt.h5").string();
+  const CliResult search = run_dse("run configs/experiments/coopt_accel_serving.yaml --json -q -p output=" + out +
+                                   " -p search.strategy.trials=160 -p workload.serving.duration_s=1.5");
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  const auto json = nlohmann::json::parse(search.out);
+  ASSERT_TRUE(json["best"].is_object()) << search.out;
+  const auto& best = json["best"]["metrics"];
+  EXPECT_LE(best["power_peak_w"].get<double>(), 160);
+  EXPECT_LE(best["latency_p99_ms"].get<double>(), 15);
+  EXPECT_GE(best["throughput_per_s"].get<double>(), 4950);
+  EXPECT_GT(best["energy_per_inference_j"].get<double>(), 0);
+  EXPECT_GT(best["clock_mhz"].get<double>(), 0);
+  const CliResult replay = run_dse("run " + (dir / "coopt.best.yaml").string() + " --json -q -p output=");
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const auto again = nlohmann::json::parse(replay.out)["metrics"];
+  EXPECT_DOUBLE_EQ(again["energy_per_inference_j"].get<double>(), best["energy_per_inference_j"].get<double>());
+  EXPECT_DOUBLE_EQ(again["latency_p99_ms"].get<double>(), best["latency_p99_ms"].get<double>());
+  fs::remove_all(dir);
+}
+
 }  // namespace dse::test
