@@ -30,7 +30,7 @@ void write_rows(Hdf5File& out, const std::string& config, const std::string& sou
     held_out_ms.push_back(row.held_out_ms);
   }
   out.string("/config", config);
-  write_meta(out, sources, calibration, {}, {});
+  write_meta(out, "validation", sources, calibration, {}, {});
   out.group("/validation");
   out.strings("/validation/gpu", gpu);
   out.strings("/validation/op", op);

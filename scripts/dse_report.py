@@ -7,7 +7,7 @@ can be used on its own:  python3 scripts/dse_report.py RUN.h5 [MORE.h5 ...] [--o
 What it draws depends on what the file holds:
   search   Pareto front (objectives pairwise, the best trial marked), convergence (best so far against
            trials; one line per file with --compare), the objective against each parameter
-  serving  latency CDF per tenant with its SLO; power with the cap, SM clock and batch size over time;
+  serving  latency CDF per tenant with its SLO; power with the cap, clock and batch size over time;
            throughput and power of the batches by (batch size, clock)
   validation  predicted against measured with +-10/20 % bands (and held out, with --leave-one-out);
            the error by op kind and GPU
@@ -85,17 +85,22 @@ class Run:
             self.tree = {}
         self.meta = {k: text(f["meta"][k][()]) for k in f["meta"]
                      if isinstance(f["meta"][k], h5py.Dataset) and f["meta"][k].shape == ()}
-        if "trials" in f:
-            self.kind = "search"
-        elif "validation" in f:
-            self.kind = "validation"
-        elif "requests" in f and f["requests/arrival_s"].shape[0] > 0:
-            self.kind = "serving"
-        elif "ops" in f and f["ops/start_us"].shape[0] > 0:
-            self.kind = "single"
-        else:
+        # What made the file: /meta/kind (every dse since it was added); files from before are told
+        # by the groups they hold.
+        self.kind = self.meta.get("kind")
+        if self.kind is None:
+            self.kind = ("search" if "trials" in f else "validation" if "validation" in f else
+                         "serving" if "requests" in f and f["requests/arrival_s"].shape[0] > 0 else
+                         "single" if "ops" in f and f["ops/start_us"].shape[0] > 0 else None)
+        if self.kind is None:
             raise ReportError(f"{path}: expected /trials (a search), /requests (a serving run), /validation "
                               "(dse validate --output) or /ops (a single run) with rows, found none")
+        rows = {"search": "trials", "validation": "validation", "serving": "requests/arrival_s",
+                "single": "ops/start_us"}
+        if self.kind not in rows:
+            raise ReportError(f"{path}: /meta/kind: expected one of {', '.join(rows)}, found {self.kind!r}")
+        if rows[self.kind] not in f or (isinstance(f[rows[self.kind]], h5py.Dataset) and f[rows[self.kind]].shape[0] == 0):
+            raise ReportError(f"{path}: a {self.kind} result (/meta/kind) without rows in /{rows[self.kind]}")
 
     def metrics(self):
         if "summary/metrics" not in self.file:
@@ -293,6 +298,8 @@ def plot_serving(run, figs, prefix):
     s = run.columns("serving/sensor")
     b = run.columns("serving/batches")
     cap = run.metric("power_cap_w")
+    # A GPU's knob is its SM clock; an accelerator's, the clock of its V-f level.
+    clock_label = "SM clock, MHz" if run.metric("sm_clock_mhz") is not None else "clock (V-f level), MHz"
     fig, axes = plt.subplots(3, 1, figsize=(7.5, 7.0), sharex=True)
     axes[0].plot(s["time_s"], s["power_w"], lw=0.8, label="sensor power")
     if cap:
@@ -300,14 +307,14 @@ def plot_serving(run, figs, prefix):
     axes[0].set_ylabel("power, W")
     axes[0].legend(fontsize=8)
     axes[1].step(s["time_s"], s["sm_clock_mhz"], where="post", color="C1")
-    axes[1].set_ylabel("SM clock, MHz")
+    axes[1].set_ylabel(clock_label)
     axes[2].plot(b["start_s"], b["size"], ".", ms=1.5, color="C2")
     axes[2].set_ylabel("batch size")
     axes[2].set_xlabel("simulated time, s")
     for a in axes:
         a.grid(alpha=0.3)
     fig.suptitle(f"{run.label}: power, clock and batch size over time")
-    figs.save(fig, f"{prefix}power_clock_batch", f"{run.label}: sensor power with the cap, SM clock and batch size")
+    figs.save(fig, f"{prefix}power_clock_batch", f"{run.label}: sensor power with the cap, clock and batch size")
     # Throughput and power by (batch size, clock).
     size = np.asarray(b["size"], dtype=float)
     dur = np.asarray(b["end_s"], dtype=float) - np.asarray(b["start_s"], dtype=float)
@@ -323,7 +330,7 @@ def plot_serving(run, figs, prefix):
     axes[1].set_ylabel("power logged with the batch, W")
     if cap:
         axes[1].axhline(cap, color="C3", ls="--")
-    fig.colorbar(sc, ax=axes, label="SM clock, MHz")
+    fig.colorbar(sc, ax=axes, label=clock_label)
     fig.suptitle(f"{run.label}: throughput and power by (batch size, clock)")
     figs.save(fig, f"{prefix}batch_clock", f"{run.label}: each batch's throughput and power by size and clock")
 

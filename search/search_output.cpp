@@ -63,7 +63,7 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
                        const SearchSettings& settings, const SearchOutcome& outcome, const MetricTable* baseline) {
   Hdf5File file(path);
   file.string("/config", config_yaml);
-  write_meta(file, config_file, "", {}, {});
+  write_meta(file, "search", config_file, "", {}, {});
   write_rank_loads(file, outcome);
   file.group("/trials");
   // One column at a time, each freed once written: for a million trials every column is 8-32 MB,

@@ -1,10 +1,9 @@
 // The one name table of a closed set (an enum): its names in config files and outputs, and the
 // reading and writing of them, so every closed set lists its valid names the same way.
 //
-//   inline constexpr EnumTable<Schedule, 2> kScheduleNames{{{
-//       {Schedule::single_stream, "single_stream"}, {Schedule::stream_per_model, "stream_per_model"}}}};
-//   kScheduleNames.name(Schedule::single_stream)   // "single_stream"
-//   read_enum(node, "policy", kScheduleNames, "a schedule policy", Schedule::single_stream)  // sim/config
+//   inline constexpr EnumTable<DramType, 8> kDramTypeNames{{{{DramType::gddr5, "gddr5"}, ...}}};  // sim/gpu/gpu_spec.h
+//   kDramTypeNames.name(DramType::gddr5)   // "gddr5"
+//   read_enum(root, "memory_type", kDramTypeNames, "a DRAM technology")  // sim/config/config_node.h
 #pragma once
 
 #include <array>

@@ -166,8 +166,8 @@ ParamRead<T> ConfigNode::param(std::string_view key) const {
 }
 
 // An enum key of a map, by its name table (models/base/enum_table.h): anything but one of the
-// table's names fails listing them with a "did you mean"; `what` names them ("a schedule
-// policy"). Without a fallback the key is required.
+// table's names fails listing them with a "did you mean"; `what` names them ("a DRAM
+// technology"). Without a fallback the key is required.
 template <class Enum, std::size_t N>
 Enum read_enum(const ConfigNode& map, std::string_view key, const EnumTable<Enum, N>& table, std::string what,
                std::type_identity_t<std::optional<Enum>> fallback = std::nullopt) {

@@ -41,7 +41,8 @@ const GpuVoltageCurve& gpu_voltage_curve();
 // Energy of one DRAM byte moved, joules (sourced per technology in gpu_power.cpp).
 double dram_energy_j_per_byte(DramType type);
 
-// Idle power when the spec has no measured idle draw: the median idle/TDP of the specs that do.
+// Idle power when the spec has no measured idle draw: 0.134 x TDP, the median idle/TDP of the eight
+// specs that had a measured draw when the default calibration was fitted (gpu_power.cpp lists them).
 double estimated_idle_w(const GpuSpec& spec);
 
 // What one kernel does over its time at one clock, as the power model needs it.

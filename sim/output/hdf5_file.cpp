@@ -174,9 +174,10 @@ void Hdf5File::commit() {
   target_.commit();
 }
 
-void write_meta(Hdf5File& file, const std::string& config_file, const std::string& calibration,
+void write_meta(Hdf5File& file, const std::string& kind, const std::string& config_file, const std::string& calibration,
                 const std::vector<std::string>& hardware_paths, const std::vector<std::string>& hardware_contents) {
   file.group("/meta");
+  file.string("/meta/kind", kind);
   file.string("/meta/dse_version", dse_version());
   file.string("/meta/git_commit", dse_git_commit());
   file.string("/meta/date_utc", utc_now());

@@ -39,10 +39,11 @@ class Hdf5File {
   void* out_ = nullptr;     // std::FILE* of the temporary file commit() writes
 };
 
-// The /meta group every result file has: dse version, git commit, date, host, config file, and
-// the hardware files used (path and verbatim content).
+// The /meta group every result file has: the run's kind ("single", "serving", "search",
+// "validation"), dse version, git commit, date, host, config file, and the hardware files used
+// (path and verbatim content).
 struct HardwareFile;
-void write_meta(Hdf5File& file, const std::string& config_file, const std::string& calibration,
+void write_meta(Hdf5File& file, const std::string& kind, const std::string& config_file, const std::string& calibration,
                 const std::vector<std::string>& hardware_paths, const std::vector<std::string>& hardware_contents);
 
 // A metric table as a group of four columns, one row per metric in the table's order: name, value,

@@ -130,7 +130,7 @@ void write_hdf5_result(const std::string& path, const Experiment& experiment, co
     paths.push_back(f.path);
     contents.push_back(f.content);
   }
-  write_meta(file, experiment.config_file, result.calibration, paths, contents);
+  write_meta(file, result.serving ? "serving" : "single", experiment.config_file, result.calibration, paths, contents);
   write_summary(file, result);
   write_ops(file, result);
   write_power(file, result);

@@ -25,9 +25,9 @@ const PassProfile& BatchCostTable::at(std::size_t tenant, int batch, int clock_l
   return costs_.emplace(key, experiment_.device->profile(pass, clock_mhz, deadline_)).first->second;
 }
 
-double BatchCostTable::idle_w() {
-  if (costs_.empty()) return at(0, 1, spec_.governor ? static_cast<int>(spec_.clock_levels_mhz.size()) - 1 : -1).idle_w;
-  return costs_.begin()->second.idle_w;
+const PassProfile& BatchCostTable::any() {
+  if (costs_.empty()) return at(0, 1, spec_.governor ? static_cast<int>(spec_.clock_levels_mhz.size()) - 1 : -1);
+  return costs_.begin()->second;
 }
 
 }  // namespace dse

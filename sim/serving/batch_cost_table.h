@@ -22,8 +22,9 @@ class BatchCostTable {
       : experiment_(experiment), spec_(spec), deadline_(deadline) {}
   // `clock_level` indexes spec.clock_levels_mhz; -1 runs at the device's own clock (no governor).
   const PassProfile& at(std::size_t tenant, int batch, int clock_level);
-  // The device's idle power (from any cost; the first tenant at batch 1 if none is known yet).
-  double idle_w();
+  // A known cost (the first tenant at batch 1 at the starting level if none is known yet): the
+  // device's idle power and, before the first batch, its clock.
+  const PassProfile& any();
   std::size_t passes_simulated() const { return costs_.size(); }
 
  private:

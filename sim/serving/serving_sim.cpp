@@ -130,7 +130,7 @@ class ServingRun {
   double energy_j_ = 0;        // since the start
   double busy_s_ = 0;          // time with a batch running, since the start
   double hold_until_s_ = 0;    // dispatch waits for a clock change until then
-  double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at
+  double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at (before one, a pass's)
 
   std::unique_ptr<Governor> governor_;
   ServingKnobs knobs_;
@@ -444,7 +444,9 @@ RunResult ServingRun::run() {
     tenants_[governed].policy->set_batch(knobs_.batch);
     knobs_.batch = tenants_[governed].policy->batch();
   }
-  idle_w_ = costs_.idle_w();
+  const PassProfile& known = costs_.any();
+  idle_w_ = known.idle_w;
+  last_clock_mhz_ = known.clock_mhz;  // the device's clock before its first batch
   power_changed();
 
   for (std::size_t i = 0; i < n; ++i) {

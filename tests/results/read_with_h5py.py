@@ -22,6 +22,7 @@ with tempfile.TemporaryDirectory() as tmp:
         assert "resnet50" in config and f"output: {path}" in config, config
         for key in ["dse_version", "git_commit", "date_utc", "host", "config_file", "calibration"]:
             assert f["meta"][key][()].decode(), key
+        assert f["meta/kind"][()] == b"single", f["meta/kind"][()]
         files = [p.decode() for p in f["meta/hardware_files"][:]]
         assert files and files[0].endswith("hardware/gpu/h200.yaml"), files
         assert b"sm_count" in f["meta/hardware_file_contents"][0]
@@ -69,6 +70,16 @@ with tempfile.TemporaryDirectory() as tmp:
         for name in ("area_mm2", "perf_per_mm2_vs_tpu_v3", "inferences_per_s_vs_tpu_v3", "energy_j"):
             assert name in metrics, (name, names)
         assert f["summary/device_kind"][()] == b"accelerator" and f["summary/fusion"][()] == b"epilogue"
-    leftovers = [p for p in os.listdir(tmp) if p not in ("quickstart.h5", "accel.h5")]
+        assert f["meta/kind"][()] == b"single"
+    # A serving run on the accelerator: its kind, and the power series and clock levels it served at.
+    served = os.path.join(tmp, "served.h5")
+    subprocess.run([dse, "run", "configs/experiments/serving_resnet50_dynamic.yaml", "-q", "-p", f"output={served}",
+                    "-p", "device={accelerator: tpu_v3_like}", "-p", "workload.models[0].dtype=bf16",
+                    "-p", "workload.serving.duration_s=1", "-p", "workload.serving.warmup_s=0.1"], check=True)
+    with h5py.File(served, "r") as f:
+        assert f["meta/kind"][()] == b"serving", f["meta/kind"][()]
+        assert len(f["requests/arrival_s"]) > 1000 and min(f["power/power_w"][:]) > 0
+        assert set(f["power/sm_clock_mhz"][:]) == {940.0}, set(f["power/sm_clock_mhz"][:])
+    leftovers = [p for p in os.listdir(tmp) if p not in ("quickstart.h5", "accel.h5", "served.h5")]
     assert not leftovers, leftovers
 print("1 passed, 0 failed")
