@@ -38,6 +38,15 @@ int list(const ListOptions& options) {
     for (const auto& entry : entries) {
       nlohmann::json row = {{"name", entry.name}, {"description", entry.description}};
       if (!entry.unit.empty()) row["unit"] = entry.unit;
+      if (!entry.keys.empty()) {
+        row["keys"] = nlohmann::json::array();
+        for (const KeySpec& key : entry.keys)
+          row["keys"].push_back({{"name", key.name},
+                                 {"type", key.type},
+                                 {"default", key.default_text},
+                                 {"unit", key.unit},
+                                 {"help", key.help}});
+      }
       rows.push_back(row);
       if (options.mode.quiet) continue;
       if (entry.unit.empty())
@@ -45,6 +54,14 @@ int list(const ListOptions& options) {
       else
         fmt::print(options.mode.human(), "  {:<{}} {:<9} {}\n", entry.name, width, "[" + entry.unit + "]",
                    entry.description);
+      std::size_t key_width = 0;
+      for (const KeySpec& key : entry.keys) key_width = std::max(key_width, key.name.size());
+      for (const KeySpec& key : entry.keys)
+        fmt::print(options.mode.human(), "      {:<{}}  {}, {}{}: {}\n", key.name, key_width, key.type,
+                   key.default_text == "required" ? key.default_text
+                   : key.default_text == "none"   ? std::string("optional")
+                                                  : "default " + key.default_text,
+                   key.unit.empty() ? "" : ", " + key.unit, key.help);
     }
     json[family.name] = {{"description", family.description}, {"entries", rows}};
   }

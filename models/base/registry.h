@@ -26,10 +26,23 @@
 
 namespace dse {
 
+// One key an implementation reads from its config block, declared as data beside the code that
+// reads it, so `dse list FAMILY` and the docs tables generated from it say what the code reads
+// (tests/sim/serving/test_declared_keys.cpp checks the two agree, key for key).
+struct KeySpec {
+  std::string name;
+  std::string type;          // "number", "integer", "boolean", "string", "list of integers", ...
+  std::string default_text;  // "required", "none" (optional, no default) or the default as YAML
+  std::string unit;          // "W", "ms", "1/s", ... ("" for none)
+  std::string help;          // one line
+  std::string example;       // a valid value as YAML (what the tests set it to)
+};
+
 struct RegistryEntryInfo {
   std::string name;
   std::string description;
-  std::string unit;  // families of quantities (metrics) only; "" otherwise
+  std::string unit;           // families of quantities (metrics) only; "" otherwise
+  std::vector<KeySpec> keys;  // the keys its block takes, where the family declares them
 };
 
 // Every family, so `dse list` can print them without knowing them.
@@ -59,6 +72,7 @@ class Registry {
     std::string name;
     std::string description;
     Factory factory;
+    std::vector<KeySpec> keys;  // declared by implementations registered with DSE_REGISTER_KEYED
   };
 
   static Registry& instance() {
@@ -89,7 +103,7 @@ class Registry {
 
   std::vector<RegistryEntryInfo> infos() const {
     std::vector<RegistryEntryInfo> out;
-    for (const auto& [name, entry] : entries_) out.push_back({name, entry.description, {}});
+    for (const auto& [name, entry] : entries_) out.push_back({name, entry.description, {}, entry.keys});
     return out;
   }
 
@@ -113,12 +127,21 @@ typename Interface::Factory make_factory() {
 #define DSE_REGISTRY_CONCAT(a, b) DSE_REGISTRY_CONCAT_INNER(a, b)
 
 // Registers `factory` (a callable convertible to Family::Factory) under `name`.
-#define DSE_REGISTER_FACTORY(Family, name, description, factory)                     \
-  namespace {                                                                        \
-  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =       \
-      (::dse::Registry<Family>::instance().add({name, description, factory}), true); \
+#define DSE_REGISTER_FACTORY(Family, name, description, factory)                         \
+  namespace {                                                                            \
+  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =           \
+      (::dse::Registry<Family>::instance().add({name, description, factory, {}}), true); \
   }
 
 // Registers class Impl, constructed from the family factory's arguments.
 #define DSE_REGISTER(Family, Impl, name, description) \
   DSE_REGISTER_FACTORY(Family, name, description, (::dse::make_factory<Family, Impl>()))
+
+// Registers class Impl with the keys its block takes, Impl::declared_keys() (KeySpec).
+#define DSE_REGISTER_KEYED(Family, Impl, name, description)                                             \
+  namespace {                                                                                           \
+  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =                          \
+      (::dse::Registry<Family>::instance().add({name, description, ::dse::make_factory<Family, Impl>(), \
+                                                Impl::declared_keys()}),                                \
+       true);                                                                                           \
+  }

@@ -94,6 +94,8 @@ class ConfigNode {
 
   // Throws ConfigError for the first key (depth-first, document order) that no reader asked for.
   void check_unknown_keys() const;
+  // The keys of this map that code has asked for so far, present or not (declared-key checks).
+  std::vector<std::string> asked_keys() const { return {known_keys_.begin(), known_keys_.end()}; }
 
   // --- building (loader and overrides) ----------------------------------------------------------
   // Adds or replaces a child of a map; returns it. Paths of the child's subtree are re-rooted here.

@@ -112,7 +112,7 @@ std::vector<RegistryEntryInfo> spec_entries(std::string_view kind) {
     } catch (const UserError& error) {
       description = std::string("(unreadable: ") + error.what() + ")";
     }
-    out.push_back({name, description + " [" + path + "]", {}});
+    out.push_back({name, description + " [" + path + "]", {}, {}});
   }
   return out;
 }

@@ -136,7 +136,7 @@ namespace {
           [] {
             std::vector<RegistryEntryInfo> out;
             for (const auto& info : metric_catalog())
-              out.push_back({info.name, info.description + " (" + info.devices + ")", info.unit});
+              out.push_back({info.name, info.description + " (" + info.devices + ")", info.unit, {}});
             return out;
           }}),
      true);

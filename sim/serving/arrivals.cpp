@@ -20,6 +20,11 @@ class ClosedLoop final : public ArrivalProcess {
         exponential_(params.param<std::string>("think")
                          .one_of({"fixed", "exponential"}, "a think-time distribution")
                          .with_default("exponential") == "exponential") {}
+  static std::vector<KeySpec> declared_keys() {
+    return {{"clients", "integer", "required", "", "clients, each with one request outstanding (1 to 1,000,000)", "16"},
+            {"think_ms", "number", "0", "ms", "each client's mean wait after its answer before it sends again", "5"},
+            {"think", "string", "exponential", "", "the think time's distribution: fixed or exponential", "fixed"}};
+  }
   std::vector<double> initial_s(ServingRng&) override { return std::vector<double>(clients_, 0.0); }
   bool closed_loop() const override { return true; }
   std::optional<double> after_arrival_s(double, ServingRng&) override { return std::nullopt; }
@@ -38,6 +43,9 @@ class Poisson final : public ArrivalProcess {
  public:
   Poisson(const ConfigNode& params, const std::string&)
       : mean_gap_s_(1.0 / params.param<double>("rate_per_s").in_range(1e-6, 1e9).required()) {}
+  static std::vector<KeySpec> declared_keys() {
+    return {{"rate_per_s", "number", "required", "1/s", "the mean arrival rate", "200"}};
+  }
   std::vector<double> initial_s(ServingRng& rng) override { return {rng.exponential(mean_gap_s_)}; }
   std::optional<double> after_arrival_s(double now_s, ServingRng& rng) override {
     return now_s + rng.exponential(mean_gap_s_);
@@ -58,6 +66,12 @@ class Bursty final : public ArrivalProcess {
               params.param<double>("low_rate_per_s").in_range(0, 1e9).with_default(0)},
         mean_hold_s_{params.param<double>("high_mean_s").in_range(1e-6, 1e6).required(),
                      params.param<double>("low_mean_s").in_range(1e-6, 1e6).required()} {}
+  static std::vector<KeySpec> declared_keys() {
+    return {{"high_rate_per_s", "number", "required", "1/s", "the arrival rate in the high state", "400"},
+            {"low_rate_per_s", "number", "0", "1/s", "the rate in the low state (0: on/off)", "50"},
+            {"high_mean_s", "number", "required", "s", "the mean hold of the high state (exponential)", "0.5"},
+            {"low_mean_s", "number", "required", "s", "the mean hold of the low state", "0.5"}};
+  }
   std::vector<double> initial_s(ServingRng& rng) override {
     switch_s_ = rng.exponential(mean_hold_s_[0]);
     const auto first = after_arrival_s(0, rng);
@@ -91,6 +105,12 @@ class Bursty final : public ArrivalProcess {
 // row is the header. Every bad row is an error naming FILE:LINE:COL.
 class Trace final : public ArrivalProcess {
  public:
+  static std::vector<KeySpec> declared_keys() {
+    return {
+        {"file", "string", "required", "", "a CSV file with a column arrival_s (seconds), relative to the config",
+         "arrivals.csv"},
+        {"shift_to_zero", "boolean", "false", "", "start the trace at its first timestamp (for Unix times)", "true"}};
+  }
   Trace(const ConfigNode& params, const std::string& config_file) {
     const ConfigNode& file = params.at("file", "a CSV file with an arrival_s column");
     const std::string path = resolve_config_path(config_file, file.as<std::string>());
@@ -148,11 +168,11 @@ std::unique_ptr<ArrivalProcess> make_arrivals(const ConfigNode& params, const st
   return ArrivalRegistry::instance().find(name)->factory(params, config_file);
 }
 
-DSE_REGISTER(ArrivalProcess, ClosedLoop, "closed_loop",
-             "N clients (clients), each sending again think_ms after its answer")
-DSE_REGISTER(ArrivalProcess, Poisson, "poisson", "Independent arrivals at rate_per_s")
-DSE_REGISTER(ArrivalProcess, Bursty, "bursty",
-             "Two-state MMPP: high_rate_per_s for high_mean_s, low_rate_per_s (default 0: on/off) for low_mean_s")
-DSE_REGISTER(ArrivalProcess, Trace, "trace", "Timestamps of a CSV file (file, column arrival_s in seconds)")
+DSE_REGISTER_KEYED(ArrivalProcess, ClosedLoop, "closed_loop",
+                   "N clients (clients), each sending again think_ms after its answer")
+DSE_REGISTER_KEYED(ArrivalProcess, Poisson, "poisson", "Independent arrivals at rate_per_s")
+DSE_REGISTER_KEYED(ArrivalProcess, Bursty, "bursty",
+                   "Two-state MMPP: high_rate_per_s for high_mean_s, low_rate_per_s (default 0: on/off) for low_mean_s")
+DSE_REGISTER_KEYED(ArrivalProcess, Trace, "trace", "Timestamps of a CSV file (file, column arrival_s in seconds)")
 
 }  // namespace dse

@@ -17,10 +17,18 @@ int read_max_batch(const ConfigNode& params, std::optional<int> fallback) {
   return fallback ? read.with_default(*fallback) : read.required();
 }
 
+KeySpec max_batch_key(std::string default_text, std::string help) {
+  return {"max_batch", "integer", std::move(default_text), "", std::move(help) + " (1 to 65,536)", "32"};
+}
+
 class FixedBatch final : public BatchingPolicy {
  public:
   FixedBatch(const ConfigNode& params, std::optional<double>) : BatchingPolicy(read_max_batch(params, 256), 1) {
     batch_ = params.param<int>("batch").in_range(1, max_batch_).required();
+  }
+  static std::vector<KeySpec> declared_keys() {
+    return {max_batch_key("256", "the largest batch a governor may set"),
+            {"batch", "integer", "required", "", "requests per batch (at most max_batch)", "8"}};
   }
   BatchDecision decide(const BatchQueueView& queue) override {
     if (queue.queued >= static_cast<std::size_t>(batch_)) return {batch_, std::nullopt};
@@ -47,6 +55,12 @@ class DynamicBatch final : public BatchingPolicy {
       }
       std::sort(preferred_.begin(), preferred_.end());
     }
+  }
+  static std::vector<KeySpec> declared_keys() {
+    return {max_batch_key("required", "a batch of this many goes at once"),
+            {"max_queue_delay_ms", "number", "0", "ms", "the longest the oldest request waits for a larger batch", "2"},
+            {"preferred", "list of integers", "none", "", "batch sizes that go at once when queued (at most max_batch)",
+             "[8, 16]"}};
   }
   BatchDecision decide(const BatchQueueView& queue) override {
     if (queue.queued == 0) return {};
@@ -80,6 +94,13 @@ class AimdBatch final : public BatchingPolicy {
     if (!own && !slo_ms) params.fail("expected slo_ms here or on the tenant: aimd batching grows batches up to an SLO");
     slo_ms_ = own ? *own : *slo_ms;
   }
+  static std::vector<KeySpec> declared_keys() {
+    return {max_batch_key("256", "the largest batch it grows to"),
+            {"step", "integer", "4", "", "the batch grows by this after a batch that met the SLO", "2"},
+            {"backoff", "number", "0.9", "", "the batch is multiplied by this after one that missed it", "0.8"},
+            {"initial_batch", "integer", "1", "", "the batch it starts at", "4"},
+            {"slo_ms", "number", "the tenant's slo_ms", "ms", "the latency a batch's requests must meet", "20"}};
+  }
   BatchDecision decide(const BatchQueueView& queue) override {
     if (queue.queued == 0) return {};
     return {static_cast<int>(std::min<std::size_t>(queue.queued, batch_)), std::nullopt};
@@ -106,10 +127,11 @@ std::unique_ptr<BatchingPolicy> make_batching(const ConfigNode& params, std::opt
   return BatchingRegistry::instance().find(name)->factory(params, slo_ms);
 }
 
-DSE_REGISTER(BatchingPolicy, FixedBatch, "fixed", "Batches of exactly `batch` requests (max_batch bounds a governor)")
-DSE_REGISTER(BatchingPolicy, DynamicBatch, "dynamic",
-             "Triton's dynamic batcher: max_batch, preferred sizes, max_queue_delay_ms")
-DSE_REGISTER(BatchingPolicy, AimdBatch, "aimd",
-             "Clipper's adaptive batching: +step while batches meet the SLO, x backoff when one misses it")
+DSE_REGISTER_KEYED(BatchingPolicy, FixedBatch, "fixed",
+                   "Batches of exactly `batch` requests (max_batch bounds a governor)")
+DSE_REGISTER_KEYED(BatchingPolicy, DynamicBatch, "dynamic",
+                   "Triton's dynamic batcher: max_batch, preferred sizes, max_queue_delay_ms")
+DSE_REGISTER_KEYED(BatchingPolicy, AimdBatch, "aimd",
+                   "Clipper's adaptive batching: +step while batches meet the SLO, x backoff when one misses it")
 
 }  // namespace dse

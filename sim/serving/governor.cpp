@@ -23,6 +23,22 @@ int PowerCapSettings::side(double power_w) const {
   return 0;
 }
 
+std::vector<KeySpec> PowerCapSettings::declared_keys() {
+  return {{"power_cap_w", "number", "required", "W", "the cap the power readings are held to", "150"},
+          {"period_s", "number", "3", "s", "seconds between actions (the BatchDVFS paper's 3 s)", "2"},
+          {"band_low", "number", "0.8", "", "below band_low x cap the governor steps up", "0.7"},
+          {"band_high", "number", "1.0", "", "above band_high x cap it steps down (from band_low to 10)", "1.05"}};
+}
+
+KeySpec clock_level_key(std::string name, std::string help) {
+  return {std::move(name), "number", "the highest level", "MHz", std::move(help) + " (one of the clock levels)",
+          "1063"};
+}
+
+KeySpec initial_batch_key(std::string default_text) {
+  return {"initial_batch", "integer", std::move(default_text), "", "the batch size it starts at", "4"};
+}
+
 void require_clock_levels(const ConfigNode& params, const GovernorContext& context, const std::string& governor) {
   if (context.clock_levels_mhz.empty())
     params.fail(fmt::format("the governor '{}' sets the SM clock, but this device has no clock levels", governor));

@@ -67,7 +67,7 @@ class Governor {
  public:
   static constexpr const char* family_name = "governor";
   static constexpr const char* family_description =
-      "Online controllers of a serving GPU's batch size and SM clock (workload.serving.governor.name)";
+      "Online controllers of a serving device's batch size and clock level (workload.serving.governor.name)";
   // `params` is the governor block ({name, power_cap_w, period_s, and the governor's own keys}).
   using Factory = std::function<std::unique_ptr<Governor>(const ConfigNode& params, const GovernorContext& context)>;
 
@@ -93,6 +93,7 @@ using GovernorRegistry = Registry<Governor>;
 // The keys every power-cap governor shares, read from its block: power_cap_w (required), period_s
 // (default 3, the paper's), band_low (0.8) and band_high (1.0).
 struct PowerCapSettings {
+  static std::vector<KeySpec> declared_keys();
   double cap_w = 0;
   double period_s = 3;
   double band_low = 0.8;
@@ -101,6 +102,10 @@ struct PowerCapSettings {
   // -1 below the band, 0 inside it, +1 above the cap.
   int side(double power_w) const;
 };
+
+// The declarations of the keys the helpers below read (for a governor's declared_keys()).
+KeySpec clock_level_key(std::string name, std::string help);
+KeySpec initial_batch_key(std::string default_text);
 
 // A clock level given in MHz under `key` (one of the levels), or the context's default if absent.
 int read_clock_level(const ConfigNode& params, std::string_view key, const GovernorContext& context);

@@ -33,7 +33,7 @@ TEST(Registry, FindsSelfRegisteredImplementations) {
 }
 
 TEST(Registry, DuplicateNamesAreRejected) {
-  EXPECT_THROW(Registry<Shape2D>::instance().add({"square", "again", nullptr}), std::logic_error);
+  EXPECT_THROW(Registry<Shape2D>::instance().add({"square", "again", nullptr, {}}), std::logic_error);
 }
 
 TEST(Registry, EveryFamilyIsInTheCatalog) {

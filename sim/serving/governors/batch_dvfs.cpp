@@ -35,6 +35,15 @@ class BatchDvfs final : public Governor {
     clock_ = read_clock_level(params, "initial_clock_mhz", context);
   }
 
+  static std::vector<KeySpec> declared_keys() {
+    std::vector<KeySpec> keys = PowerCapSettings::declared_keys();
+    keys.push_back({"max_batch", "integer", "255", "",
+                    "the largest batch its binary search reaches (at most the batching policy's max_batch)", "64"});
+    keys.push_back(initial_batch_key("1"));
+    keys.push_back(clock_level_key("initial_clock_mhz", "the clock it starts at"));
+    return keys;
+  }
+
   ServingKnobs initial() const override { return {best_ + 1, clock_}; }
 
   ServingKnobs decide(const GovernorReading& reading) override {
@@ -92,7 +101,8 @@ class BatchDvfs final : public Governor {
 
 }  // namespace
 
-DSE_REGISTER(Governor, BatchDvfs, "batch_dvfs",
-             "BatchDVFS (TPDS'22): binary search on the batch, one clock step at the batch limits, every period_s")
+DSE_REGISTER_KEYED(
+    Governor, BatchDvfs, "batch_dvfs",
+    "BatchDVFS (TPDS'22): binary search on the batch, one clock step at the batch limits, every period_s")
 
 }  // namespace dse

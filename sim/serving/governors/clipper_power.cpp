@@ -25,6 +25,16 @@ class ClipperPower final : public Governor {
         best_(std::min(read_initial_batch(params, context, 1) - 1, top_)),
         clock_(context.default_clock_level) {}
 
+  static std::vector<KeySpec> declared_keys() {
+    std::vector<KeySpec> keys = PowerCapSettings::declared_keys();
+    keys.push_back({"max_batch", "integer", "255", "",
+                    "the largest batch it grows to (at most the batching policy's max_batch)", "64"});
+    keys.push_back({"step", "integer", "4", "", "the batch grows by this below the band (additive increase)", "2"});
+    keys.push_back({"backoff", "number", "0.9", "", "the batch is multiplied by this above the cap", "0.8"});
+    keys.push_back(initial_batch_key("1"));
+    return keys;
+  }
+
   ServingKnobs initial() const override { return {best_ + 1, clock_}; }
   ServingKnobs decide(const GovernorReading& reading) override {
     const int side = settings_.side(reading.power_w);
@@ -52,7 +62,8 @@ class ClipperPower final : public Governor {
 
 }  // namespace
 
-DSE_REGISTER(Governor, ClipperPower, "clipper_power",
-             "Clipper's AIMD batching under a power cap: batch index +step (4) below the band, x backoff (0.9) above")
+DSE_REGISTER_KEYED(
+    Governor, ClipperPower, "clipper_power",
+    "Clipper's AIMD batching under a power cap: batch index +step (4) below the band, x backoff (0.9) above")
 
 }  // namespace dse

@@ -17,6 +17,13 @@ class DvfsOnly final : public Governor {
     require_clock_levels(params, context, "dvfs_only");
     clock_ = read_clock_level(params, "initial_clock_mhz", context);
   }
+  static std::vector<KeySpec> declared_keys() {
+    std::vector<KeySpec> keys = PowerCapSettings::declared_keys();
+    keys.push_back({"batch", "integer", "256", "", "the fixed batch (at most the batching policy's max_batch)", "16"});
+    keys.push_back(clock_level_key("initial_clock_mhz", "the clock it starts at"));
+    return keys;
+  }
+
   ServingKnobs initial() const override { return {batch_, clock_}; }
   ServingKnobs decide(const GovernorReading& reading) override {
     const int side = settings_.side(reading.power_w);
@@ -40,7 +47,7 @@ class DvfsOnly final : public Governor {
 
 }  // namespace
 
-DSE_REGISTER(Governor, DvfsOnly, "dvfs_only",
-             "SM clock one level up below the band, one down above the cap, at a fixed batch (default 256)")
+DSE_REGISTER_KEYED(Governor, DvfsOnly, "dvfs_only",
+                   "SM clock one level up below the band, one down above the cap, at a fixed batch (default 256)")
 
 }  // namespace dse

@@ -32,6 +32,16 @@ class ModelBased final : public Governor {
     knobs_ = ask(settings_.cap_w);
   }
 
+  static std::vector<KeySpec> declared_keys() {
+    std::vector<KeySpec> keys = PowerCapSettings::declared_keys();
+    keys.push_back({"slo_ms", "number", "the tenant's slo_ms", "ms",
+                    "the latency a batch may take twice over (Nexus's rule: a batch takes at most half the SLO)",
+                    "20"});
+    keys.push_back({"feedback", "boolean", "true", "",
+                    "re-ask the model under cap x predicted / measured power when a reading leaves the band", "false"});
+    return keys;
+  }
+
   ServingKnobs initial() const override { return knobs_; }
   ServingKnobs decide(const GovernorReading& reading) override {
     if (!feedback_ || settings_.side(reading.power_w) == 0) return knobs_;
@@ -71,7 +81,7 @@ class ModelBased final : public Governor {
 
 }  // namespace
 
-DSE_REGISTER(
+DSE_REGISTER_KEYED(
     Governor, ModelBased, "model_based",
     "dse's model picks the best (batch, clock) under the cap and SLO; measured power corrects it each period_s")
 

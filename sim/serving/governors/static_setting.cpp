@@ -15,6 +15,12 @@ class StaticSetting final : public Governor {
     if (params.has("clock_mhz")) require_clock_levels(params, context, "static");
     knobs_.clock_level = read_clock_level(params, "clock_mhz", context);
   }
+  static std::vector<KeySpec> declared_keys() {
+    return {{"batch", "integer", "required", "", "the batch size held (at most the batching policy's max_batch)", "8"},
+            clock_level_key("clock_mhz", "the clock held"),
+            {"power_cap_w", "number", "none", "W",
+             "a cap measured against (periods and batches over it); nothing acts on it", "150"}};
+  }
   ServingKnobs initial() const override { return knobs_; }
   ServingKnobs decide(const GovernorReading&) override { return knobs_; }
   double period_s() const override { return 0; }
@@ -29,6 +35,6 @@ class StaticSetting final : public Governor {
 
 }  // namespace
 
-DSE_REGISTER(Governor, StaticSetting, "static", "A fixed batch and clock_mhz for the whole run")
+DSE_REGISTER_KEYED(Governor, StaticSetting, "static", "A fixed batch and clock_mhz for the whole run")
 
 }  // namespace dse
