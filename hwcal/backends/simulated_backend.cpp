@@ -29,7 +29,6 @@
 
 #include "hwcal/kernel_fit.h"
 #include "hwcal/measure/backend.h"
-#include "sim/gpu/gpu_timing_model.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/runtime/shared_resource.h"
 
@@ -175,7 +174,7 @@ class SimulatedBackend final : public MeasurementBackend {
     t.share = predict_gpu_share(c.op, timer_);
     for (const auto& kernel : predict_kernels(c.op, timer_)) {
       t.clock_mhz = timer_.time(kernel).clock_mhz;
-      t.dram_bytes += kernel_work(kernel, timer_, t.clock_mhz).dram_bytes;
+      t.dram_bytes += kernel.dram_bytes;
     }
     t.latency_s = c.paired ? predict_pair_latency_s(c.op, *c.paired, timer_) : predict_latency_s(c.op, timer_);
     t.power_w = predict_power_w(c.op, timer_);

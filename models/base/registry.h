@@ -126,22 +126,22 @@ typename Interface::Factory make_factory() {
 #define DSE_REGISTRY_CONCAT_INNER(a, b) a##b
 #define DSE_REGISTRY_CONCAT(a, b) DSE_REGISTRY_CONCAT_INNER(a, b)
 
-// Registers `factory` (a callable convertible to Family::Factory) under `name`.
-#define DSE_REGISTER_FACTORY(Family, name, description, factory)                         \
-  namespace {                                                                            \
-  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =           \
-      (::dse::Registry<Family>::instance().add({name, description, factory, {}}), true); \
+// Registers `factory` (a callable convertible to Family::Factory) under `name`, with the keys its
+// block takes (KeySpec; {} where the family declares none).
+#define DSE_REGISTER_ENTRY(Family, name, description, factory, keys)                       \
+  namespace {                                                                              \
+  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =             \
+      (::dse::Registry<Family>::instance().add({name, description, factory, keys}), true); \
   }
+
+// Registers `factory` (a callable convertible to Family::Factory) under `name`.
+#define DSE_REGISTER_FACTORY(Family, name, description, factory) \
+  DSE_REGISTER_ENTRY(Family, name, description, factory, {})
 
 // Registers class Impl, constructed from the family factory's arguments.
 #define DSE_REGISTER(Family, Impl, name, description) \
   DSE_REGISTER_FACTORY(Family, name, description, (::dse::make_factory<Family, Impl>()))
 
 // Registers class Impl with the keys its block takes, Impl::declared_keys() (KeySpec).
-#define DSE_REGISTER_KEYED(Family, Impl, name, description)                                             \
-  namespace {                                                                                           \
-  [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =                          \
-      (::dse::Registry<Family>::instance().add({name, description, ::dse::make_factory<Family, Impl>(), \
-                                                Impl::declared_keys()}),                                \
-       true);                                                                                           \
-  }
+#define DSE_REGISTER_KEYED(Family, Impl, name, description) \
+  DSE_REGISTER_ENTRY(Family, name, description, (::dse::make_factory<Family, Impl>()), Impl::declared_keys())

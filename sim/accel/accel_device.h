@@ -61,6 +61,9 @@ class AcceleratorDevice final : public Device {
   // Between serving batches (instances, tenants; a pass keeps the whole design busy, share 1).
   const Sharing& sharing() const override { return sharing_; }
   double dram_bytes_per_s() const override { return spec_.dram_bytes_per_s(); }
+  // An assumption: no accelerator publishes its V-f table. Eight levels are as fine as the ten the
+  // BatchDVFS paper gives its governor on the P40 while keeping the cost table small (each level of
+  // each batch size is a pass the serving run simulates).
   static constexpr int kDvfsLevels = 8;
 
  private:

@@ -89,8 +89,9 @@ std::vector<std::string> GpuDevice::metric_names(std::size_t model_count) const 
 
 std::optional<std::vector<std::string>> GpuDevice::supported_values(std::string_view key) const {
   if (key != "device.sm_clock_mhz") return std::nullopt;
-  std::vector<std::string> clocks;
-  for (const double mhz : spec_.clock_table_mhz()) clocks.push_back(fmt::format("{:g}", mhz));
+  std::vector<std::string> clocks;  // highest first, as the driver lists them
+  const std::vector<OperatingPoint> points = operating_points();
+  for (auto it = points.rbegin(); it != points.rend(); ++it) clocks.push_back(fmt::format("{:g}", it->clock_mhz));
   return clocks;
 }
 
@@ -109,7 +110,15 @@ double average_w(const RunResult& result) {
 }  // namespace
 
 RunResult GpuDevice::run(const Experiment& experiment, WallDeadline deadline) const {
-  return run_capped(experiment, point_.clock_cap_mhz, clock_locked_ ? "locked clock" : "boost clock", deadline).result;
+  return run_at(experiment, std::nullopt, deadline).result;
+}
+
+GpuDevice::Pass GpuDevice::run_at(const Experiment& experiment, std::optional<double> clock_mhz,
+                                  WallDeadline deadline) const {
+  if (clock_mhz)
+    return run_capped(experiment, std::clamp(*clock_mhz, clock_floor_mhz_, spec_.boost_clock_mhz), "application clock",
+                      deadline);
+  return run_capped(experiment, point_.clock_cap_mhz, clock_locked_ ? "locked clock" : "boost clock", deadline);
 }
 
 std::vector<OperatingPoint> GpuDevice::operating_points() const {
@@ -121,10 +130,7 @@ std::vector<OperatingPoint> GpuDevice::operating_points() const {
 
 PassProfile GpuDevice::profile(const Experiment& experiment, std::optional<double> clock_mhz,
                                WallDeadline deadline) const {
-  const Pass pass = clock_mhz ? run_capped(experiment, std::clamp(*clock_mhz, clock_floor_mhz_, spec_.boost_clock_mhz),
-                                           "application clock", deadline)
-                              : run_capped(experiment, point_.clock_cap_mhz,
-                                           clock_locked_ ? "locked clock" : "boost clock", deadline);
+  const Pass pass = run_at(experiment, clock_mhz, deadline);
   const RunResult& run = pass.result;
   const GpuPowerModel& power = timing_->power();
   PassProfile profile;

@@ -93,6 +93,9 @@ class GpuDevice final : public Device {
     RunResult result;
     double gpu_share = 1;
   };
+  // A pass as configured (the locked or boost clock; nullopt) or at an application clock, clamped to
+  // the driver table.
+  Pass run_at(const Experiment& experiment, std::optional<double> clock_mhz, WallDeadline deadline) const;
   // A pass at the clock(s) the firmware allows up to `cap`; `cap_name` says what the cap is ("boost
   // clock", "locked clock", "application clock").
   Pass run_capped(const Experiment& experiment, double cap, const std::string& cap_name, WallDeadline deadline) const;

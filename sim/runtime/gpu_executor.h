@@ -1,9 +1,9 @@
 // The GPU as a shared resource (sim/runtime/shared_resource.h): kernels that overlap (from
-// different streams) share its block slots and its DRAM bandwidth by the device's sharing rule
-// for kernels (sim/runtime/sharing_rule.h; `leftover` by default: kernels in priority order, then
-// launch order, take the slots they fill alone, KernelWork::gpu_share; later kernels run on what is
-// left; DRAM bandwidth scales all). A kernel alone takes exactly its standalone duration; a kernel at half
-// speed adds half its dynamic power.
+// different streams) share its block slots and its DRAM bandwidth by the device's sharing rule for
+// kernels (sim/runtime/sharing_rule.h; `leftover` by default: kernels in priority order, then launch
+// order, take the slots they fill alone, KernelWork::gpu_share; later kernels run on what is left;
+// DRAM bandwidth scales all). A kernel alone takes exactly its standalone duration; a kernel at
+// half speed adds half its dynamic power.
 #pragma once
 
 #include <memory>

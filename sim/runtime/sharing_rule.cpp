@@ -10,7 +10,7 @@ std::shared_ptr<const SharingRule> make_sharing_rule(std::string_view name) {
   return entry->factory();
 }
 
-Sharing Sharing::automatic() { return {"auto", make_sharing_rule("leftover"), make_sharing_rule("proportional")}; }
+Sharing Sharing::automatic() { return {make_sharing_rule("leftover"), make_sharing_rule("proportional")}; }
 
 Sharing read_sharing(const ConfigNode& block) {
   std::vector<std::string> names = SharingRegistry::instance().names();
@@ -18,7 +18,7 @@ Sharing read_sharing(const ConfigNode& block) {
   const std::string name = block.param<std::string>("sharing").one_of(names, "a sharing rule").with_default("auto");
   if (name == "auto") return Sharing::automatic();
   const auto rule = make_sharing_rule(name);
-  return {name, rule, rule};
+  return {rule, rule};
 }
 
 void fit_to_dram_bandwidth(std::span<const ShareDemand> running, double dram_bytes_per_s, std::vector<double>& speeds) {

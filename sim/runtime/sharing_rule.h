@@ -55,7 +55,6 @@ std::shared_ptr<const SharingRule> make_sharing_rule(std::string_view name);
 // first, and two passes simulated kernel by kernel under `leftover` finish as proportional sharing
 // of their time-averaged shares predicts (docs/multitenant.md, "How passes share a GPU").
 struct Sharing {
-  std::string name = "auto";
   std::shared_ptr<const SharingRule> kernels;
   std::shared_ptr<const SharingRule> passes;
   static Sharing automatic();

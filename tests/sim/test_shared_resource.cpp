@@ -172,8 +172,7 @@ TEST(SharedResource, TheExecutorServingAndTheCalibrationBackendShareByOneRule) {
       const KernelTimer timer(spec, KernelCalibration{});
       const double latency_s = predict_latency_s(c.op, timer);
       double dram_bytes = 0;
-      for (const auto& kernel : predict_kernels(c.op, timer))
-        dram_bytes += kernel_work(kernel, timer, timer.time(kernel).clock_mhz).dram_bytes;
+      for (const auto& kernel : predict_kernels(c.op, timer)) dram_bytes += kernel.dram_bytes;
       const double window_s = timed_runs_s(latency_s * 1e3, settings);
       const TimePs solo_ps = checked_ps(window_s * 1e12, "window");
       const SharedResource::Work loop{solo_ps, predict_gpu_share(c.op, timer), dram_bytes * window_s / latency_s, 0, 0};

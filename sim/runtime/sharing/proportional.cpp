@@ -7,7 +7,6 @@
 #include "sim/runtime/sharing_rule.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace dse {
 namespace {
