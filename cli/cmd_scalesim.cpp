@@ -58,7 +58,7 @@ int scalesim(const ScaleSimOptions& options) {
   std::int64_t total = 0, total_stalls = 0;
   if (!options.mode.quiet) {
     fmt::print(options.mode.human(), "{} -- {}x{} {} array{}\n", config.run_name, config.array.rows, config.array.cols,
-               dataflow_name(config.array.dataflow),
+               kDataflowNames.name(config.array.dataflow),
                config.user_bandwidth
                    ? fmt::format(", {} words/cycle (dse's stall model)", config.bandwidth_words_per_cycle)
                    : ", InterfaceBandwidth CALC (no stalls)");

@@ -42,7 +42,7 @@ void print_search(std::FILE* out, const SearchSettings& settings, const SearchOu
                ranked[i]->metrics.at(settings.primary().metric), values);
   }
   std::map<std::string, int> counts;
-  for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
+  for (const auto& r : outcome.trials) ++counts[kTrialStatusNames.name(r.status)];
   for (const auto& [status, count] : counts) fmt::print(out, "  {}: {}\n", status, count);
   if (settings.objectives.size() > 1) {
     auto front = pareto_front(outcome.trials);

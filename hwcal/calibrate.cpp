@@ -161,7 +161,7 @@ CalibrateOutcome calibrate(const CalibrateOptions& options) {
     const Candidate& c = candidates[i];
     const CandidateResult& r = out.session.results[i];
     if (r.status != MeasureStatus::ok) {
-      s.failed.push_back({c.name, measure_status_name(r.status), r.message});
+      s.failed.push_back({c.name, kMeasureStatusNames.name(r.status), r.message});
       continue;
     }
     if (c.paired) {

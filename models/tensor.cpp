@@ -48,21 +48,6 @@ std::vector<std::string> compute_dtype_names() {
   return out;
 }
 
-std::string_view layout_name(Layout layout) {
-  switch (layout) {
-    case Layout::plain: return "plain";
-    case Layout::nchw: return "nchw";
-    case Layout::nhwc: return "nhwc";
-  }
-  return "plain";
-}
-
-std::optional<Layout> parse_layout(std::string_view name) {
-  for (const Layout layout : {Layout::plain, Layout::nchw, Layout::nhwc})
-    if (layout_name(layout) == name) return layout;
-  return std::nullopt;
-}
-
 Layout default_layout(std::size_t rank) { return rank == 4 ? Layout::nchw : Layout::plain; }
 
 std::int64_t element_count(const Shape& shape) {

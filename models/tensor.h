@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/base/enum_table.h"
+
 namespace dse {
 
 // Element types. The first six are compute types a model can run in (tf32 is stored in 4 bytes: it
@@ -27,8 +29,11 @@ using Shape = std::vector<std::int64_t>;
 // op here and of ONNX); NHWC marks channels-last data (what tensor-core convolution kernels prefer);
 // everything else is plain row-major.
 enum class Layout { plain, nchw, nhwc };
-std::string_view layout_name(Layout layout);
-std::optional<Layout> parse_layout(std::string_view name);
+inline constexpr EnumTable<Layout, 3> kLayoutNames{{{
+    {Layout::plain, "plain"},
+    {Layout::nchw, "nchw"},
+    {Layout::nhwc, "nhwc"},
+}}};
 // The default layout of a tensor of this rank.
 Layout default_layout(std::size_t rank);
 

@@ -14,8 +14,7 @@ namespace dse {
 namespace {
 
 TrialStatus status_from(const std::string& name) {
-  for (const auto status : {TrialStatus::ok, TrialStatus::infeasible, TrialStatus::failed, TrialStatus::timeout})
-    if (trial_status_name(status) == name) return status;
+  if (const auto status = kTrialStatusNames.parse(name)) return *status;
   throw std::invalid_argument("unknown status '" + name + "'");
 }
 
@@ -36,7 +35,7 @@ nlohmann::json trial_result_json(const TrialResult& r, double wall_s) {
   for (const double score : r.scores) scores.push_back(journal_number(score));
   return {{"id", r.trial.id},
           {"values", r.trial.values},
-          {"status", trial_status_name(r.status)},
+          {"status", kTrialStatusNames.name(r.status)},
           {"metrics", metrics},
           {"message", r.message},
           {"wall_s", wall_s},

@@ -93,7 +93,7 @@ void write_search_hdf5(const std::string& path, const std::string& config_yaml, 
     if (r.objective && (!best_score || *r.objective > *best_score)) best_score = r.objective;
     return best_score ? sign * *best_score : std::nan("");
   });
-  strings("/trials/status", [](const TrialResult& r) { return trial_status_name(r.status); });
+  strings("/trials/status", [](const TrialResult& r) { return kTrialStatusNames.name(r.status); });
   strings("/trials/message", [](const TrialResult& r) { return r.message; });
   doubles("/trials/objective", [&](const TrialResult& r) { return r.objective ? sign * *r.objective : std::nan(""); });
   file.group("/trials/parameters");
@@ -143,7 +143,7 @@ nlohmann::json trial_json(const SearchSettings& settings, const TrialResult& r) 
 nlohmann::json search_summary_json(const SearchSettings& settings, const SearchOutcome& outcome,
                                    const std::string& best_config_path) {
   std::map<std::string, std::int64_t> counts;
-  for (const auto& r : outcome.trials) ++counts[trial_status_name(r.status)];
+  for (const auto& r : outcome.trials) ++counts[kTrialStatusNames.name(r.status)];
   nlohmann::json best = nullptr;
   if (outcome.best) {
     best = trial_json(settings, *outcome.best);

@@ -4,16 +4,6 @@
 
 namespace dse {
 
-std::string trial_status_name(TrialStatus status) {
-  switch (status) {
-    case TrialStatus::ok: return "ok";
-    case TrialStatus::infeasible: return "infeasible";
-    case TrialStatus::failed: return "failed";
-    case TrialStatus::timeout: return "timeout";
-  }
-  return "failed";
-}
-
 std::vector<Trial> IndexedStrategy::propose(std::int64_t n) {
   std::vector<Trial> out;
   for (; n > 0 && next_ < limit(); --n, ++next_) out.push_back({next_, values(next_)});

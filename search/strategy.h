@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/base/enum_table.h"
 #include "models/base/registry.h"
 #include "search/metric_values.h"
 #include "search/space.h"
@@ -29,7 +30,12 @@ struct Trial {
 };
 
 enum class TrialStatus { ok, infeasible, failed, timeout };
-std::string trial_status_name(TrialStatus status);
+inline constexpr EnumTable<TrialStatus, 4> kTrialStatusNames{{{
+    {TrialStatus::ok, "ok"},
+    {TrialStatus::infeasible, "infeasible"},
+    {TrialStatus::failed, "failed"},
+    {TrialStatus::timeout, "timeout"},
+}}};
 
 struct TrialResult {
   Trial trial;

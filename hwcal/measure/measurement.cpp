@@ -15,13 +15,4 @@ double timed_runs_s(double latency_ms, const MeasureSettings& settings) {
   return (settings.warmup + static_cast<double>(number) * settings.repeat) * latency_ms * 1e-3;
 }
 
-std::string measure_status_name(MeasureStatus status) {
-  switch (status) {
-    case MeasureStatus::ok: return "ok";
-    case MeasureStatus::failed: return "failed";
-    case MeasureStatus::timeout: return "timeout";
-  }
-  return "?";
-}
-
 }  // namespace dse

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hwcal/kernel_measurements.h"
+#include "models/base/enum_table.h"
 
 namespace dse {
 
@@ -38,7 +39,11 @@ int launches_per_repeat(double latency_ms, const MeasureSettings& settings);
 double timed_runs_s(double latency_ms, const MeasureSettings& settings);
 
 enum class MeasureStatus { ok, failed, timeout };
-std::string measure_status_name(MeasureStatus status);
+inline constexpr EnumTable<MeasureStatus, 3> kMeasureStatusNames{{{
+    {MeasureStatus::ok, "ok"},
+    {MeasureStatus::failed, "failed"},
+    {MeasureStatus::timeout, "timeout"},
+}}};
 
 struct Measurement {
   MeasureStatus status = MeasureStatus::ok;

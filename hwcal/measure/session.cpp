@@ -42,7 +42,7 @@ std::optional<double> optional_number(const nlohmann::json& json) {
 
 nlohmann::json result_json(std::size_t index, const CandidateResult& r) {
   return {{"i", index},
-          {"status", measure_status_name(r.status)},
+          {"status", kMeasureStatusNames.name(r.status)},
           {"message", r.message},
           {"latency_ms", r.latency_ms},
           {"parallel_ms", optional_json(r.parallel_ms)},
@@ -59,9 +59,9 @@ nlohmann::json result_json(std::size_t index, const CandidateResult& r) {
 std::pair<std::size_t, CandidateResult> result_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw std::invalid_argument("not an object");
   CandidateResult r;
-  const std::string status = text(json.at("status"));
-  if (status != "ok" && status != "failed" && status != "timeout") throw std::invalid_argument("unknown status");
-  r.status = status == "ok" ? MeasureStatus::ok : status == "failed" ? MeasureStatus::failed : MeasureStatus::timeout;
+  const auto status = kMeasureStatusNames.parse(text(json.at("status")));
+  if (!status) throw std::invalid_argument("unknown status");
+  r.status = *status;
   r.message = text(json.at("message"));
   r.latency_ms = number(json.at("latency_ms"));
   r.parallel_ms = optional_number(json.at("parallel_ms"));

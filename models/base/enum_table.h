@@ -1,5 +1,6 @@
 // The one name table of a closed set (an enum): its names in config files and outputs, and the
-// reading and writing of them, so every closed set lists its valid names the same way.
+// reading and writing of them, so every closed set lists its valid names the same way. A value may
+// have more than one entry (an alias): name() writes its first, parse() reads any, names() lists all.
 //
 //   inline constexpr EnumTable<DramType, 8> kDramTypeNames{{{{DramType::gddr5, "gddr5"}, ...}}};  // sim/gpu/gpu_spec.h
 //   kDramTypeNames.name(DramType::gddr5)   // "gddr5"

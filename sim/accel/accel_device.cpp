@@ -96,10 +96,9 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
                                                              RunCache& cache) {
   const ConfigNode& name = device.at("accelerator", "an accelerator spec name such as tpu_v3_like, or a .yaml file");
   const std::string file = find_hardware_spec_file(name, "accel", "accelerator spec", config_file);
-  const FusionMode fusion = *parse_fusion_mode(
-      device.param<std::string>("fusion").one_of(fusion_mode_names(), "a fusion plan").with_default("exact"));
-  const PaddingMode padding = *parse_padding_mode(
-      device.param<std::string>("padding").one_of(padding_mode_names(), "a tensor padding").with_default("auto"));
+  const FusionMode fusion = read_enum(device, "fusion", kFusionModeNames, "a fusion plan", FusionMode::exact);
+  const PaddingMode padding =
+      read_enum(device, "padding", kPaddingModeNames, "a tensor padding", PaddingMode::automatic);
   Sharing sharing = read_sharing(device);
   ConfigNode spec = load_config_file(file);
   spec.expect_map("an accelerator spec");
@@ -207,7 +206,7 @@ RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const Accele
   result.calibration = calibration();
   result.schedule = experiment.schedule->spec.policy;
   result.schedule_summary = experiment.schedule->summary();
-  result.device_settings = {{"fusion", fusion_mode_name(fusion_)}, {"padding", padding_mode_name(padding_)}};
+  result.device_settings = {{"fusion", kFusionModeNames.name(fusion_)}, {"padding", kPaddingModeNames.name(padding_)}};
   // Workloads and the baseline's passes are shared through the experiment's cache (a search's).
   RunCache local;
   RunCache& cache = experiment.cache ? *experiment.cache : local;

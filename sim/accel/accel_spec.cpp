@@ -32,8 +32,7 @@ AcceleratorSpec read_accelerator_spec(const ConfigNode& root) {
   array.expect_map("the systolic array: rows, cols, dataflow");
   spec.array.rows = array.param<std::int64_t>("rows").in_range(1, 4096).required();
   spec.array.cols = array.param<std::int64_t>("cols").in_range(1, 4096).required();
-  const std::string dataflow = array.param<std::string>("dataflow").one_of({"os", "ws", "is"}, "a dataflow").required();
-  spec.array.dataflow = *parse_dataflow(dataflow);
+  spec.array.dataflow = read_enum(array, "dataflow", kDataflowNames, "a dataflow");
 
   spec.vector_lanes = root.param<std::int64_t>("vector_lanes").in_range(1, 1 << 20).required();
   spec.l1_bytes = root.param<std::int64_t>("l1_kib").in_range(1, std::int64_t{1} << 24).required() * 1024;

@@ -8,26 +8,6 @@
 
 namespace dse {
 
-std::string fusion_mode_name(FusionMode mode) {
-  switch (mode) {
-    case FusionMode::none: return "none";
-    case FusionMode::epilogue: return "epilogue";
-    case FusionMode::greedy: return "greedy";
-    case FusionMode::exact: return "exact";
-    case FusionMode::ilp: return "ilp";
-  }
-  return "none";
-}
-
-std::vector<std::string> fusion_mode_names() { return {"none", "epilogue", "greedy", "exact", "ilp"}; }
-
-std::optional<FusionMode> parse_fusion_mode(std::string_view name) {
-  for (const auto mode :
-       {FusionMode::none, FusionMode::epilogue, FusionMode::greedy, FusionMode::exact, FusionMode::ilp})
-    if (fusion_mode_name(mode) == name) return mode;
-  return std::nullopt;
-}
-
 namespace {
 
 // Grows one group op by op from `first`, keeping each op's time current as later ops take its

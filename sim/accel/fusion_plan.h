@@ -21,19 +21,21 @@
 // integer program chooses which reads of which tensors stay on chip.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
+#include "models/base/enum_table.h"
 #include "sim/accel/op_mapping.h"
 
 namespace dse {
 
 enum class FusionMode { none, epilogue, greedy, exact, ilp };
-std::string fusion_mode_name(FusionMode mode);
-std::vector<std::string> fusion_mode_names();
-std::optional<FusionMode> parse_fusion_mode(std::string_view name);
+inline constexpr EnumTable<FusionMode, 5> kFusionModeNames{{{
+    {FusionMode::none, "none"},
+    {FusionMode::epilogue, "epilogue"},
+    {FusionMode::greedy, "greedy"},
+    {FusionMode::exact, "exact"},
+    {FusionMode::ilp, "ilp"},
+}}};
 
 inline constexpr int kMaxGroupOps = 32;
 

@@ -81,11 +81,11 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.array.rows = static_cast<std::int64_t>(number("architecture_presets", "ArrayHeight", 1, 1 << 16));
   config.array.cols = static_cast<std::int64_t>(number("architecture_presets", "ArrayWidth", 1, 1 << 16));
   const std::string dataflow = lower(text("architecture_presets", "Dataflow"));
-  if (const auto parsed = parse_dataflow(dataflow))
+  if (const auto parsed = kDataflowNames.parse(dataflow))
     config.array.dataflow = *parsed;
   else
     fail("architecture_presets", "Dataflow",
-         "expected os, ws or is, found '" + dataflow + "'" + did_you_mean_suffix(dataflow, {"os", "ws", "is"}));
+         "expected os, ws or is, found '" + dataflow + "'" + did_you_mean_suffix(dataflow, kDataflowNames.names()));
   config.ifmap_sram_kib = number("architecture_presets", "IfmapSramSzkB", 0, 1e9);
   config.filter_sram_kib = number("architecture_presets", "FilterSramSzkB", 0, 1e9);
   config.ofmap_sram_kib = number("architecture_presets", "OfmapSramSzkB", 0, 1e9);

@@ -5,21 +5,6 @@
 
 namespace dse {
 
-std::string dataflow_name(Dataflow dataflow) {
-  switch (dataflow) {
-    case Dataflow::output_stationary: return "os";
-    case Dataflow::weight_stationary: return "ws";
-    case Dataflow::input_stationary: return "is";
-  }
-  return "os";
-}
-
-std::optional<Dataflow> parse_dataflow(std::string_view name) {
-  for (const auto dataflow : {Dataflow::output_stationary, Dataflow::weight_stationary, Dataflow::input_stationary})
-    if (dataflow_name(dataflow) == name) return dataflow;
-  return std::nullopt;
-}
-
 SystolicRun run_gemm(const GemmView& gemm, const SystolicArray& array) {
   const std::int64_t h = array.rows, w = array.cols, sr = gemm.m, sc = gemm.n, t = gemm.k;
   std::int64_t folds = 0, per_fold = 0, mapped = 0;

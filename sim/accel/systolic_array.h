@@ -17,17 +17,18 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 
+#include "models/base/enum_table.h"
 #include "models/op.h"
 
 namespace dse {
 
 enum class Dataflow { output_stationary, weight_stationary, input_stationary };
-std::string dataflow_name(Dataflow dataflow);                   // "os", "ws", "is"
-std::optional<Dataflow> parse_dataflow(std::string_view name);  // the inverse; nullopt for other names
+inline constexpr EnumTable<Dataflow, 3> kDataflowNames{{{
+    {Dataflow::output_stationary, "os"},
+    {Dataflow::weight_stationary, "ws"},
+    {Dataflow::input_stationary, "is"},
+}}};
 
 struct SystolicArray {
   std::int64_t rows = 0;  // H

@@ -7,23 +7,6 @@
 
 namespace dse {
 
-std::string padding_mode_name(PaddingMode mode) {
-  switch (mode) {
-    case PaddingMode::none: return "none";
-    case PaddingMode::array: return "array";
-    case PaddingMode::automatic: return "auto";
-  }
-  return "auto";
-}
-
-std::vector<std::string> padding_mode_names() { return {"none", "array", "auto"}; }
-
-std::optional<PaddingMode> parse_padding_mode(std::string_view name) {
-  for (const PaddingMode mode : {PaddingMode::none, PaddingMode::array, PaddingMode::automatic})
-    if (padding_mode_name(mode) == name) return mode;
-  return std::nullopt;
-}
-
 double layout_dram_factor(std::int64_t row_bytes, std::int64_t line_bytes, std::int64_t access_bytes,
                           PaddingMode mode) {
   if (row_bytes <= 0 || row_bytes % line_bytes == 0) return 1.0;

@@ -17,20 +17,20 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
+#include "models/base/enum_table.h"
 #include "sim/accel/accel_spec.h"
 #include "sim/accel/accel_workload.h"
 
 namespace dse {
 
 enum class PaddingMode { none, array, automatic };
-std::string padding_mode_name(PaddingMode mode);
-std::vector<std::string> padding_mode_names();
-std::optional<PaddingMode> parse_padding_mode(std::string_view name);
+inline constexpr EnumTable<PaddingMode, 3> kPaddingModeNames{{{
+    {PaddingMode::none, "none"},
+    {PaddingMode::array, "array"},
+    {PaddingMode::automatic, "auto"},
+}}};
 
 // DRAM bytes moved per byte of a tensor with `row_bytes`-byte rows.
 double layout_dram_factor(std::int64_t row_bytes, std::int64_t line_bytes, std::int64_t access_bytes, PaddingMode mode);

@@ -25,8 +25,7 @@ ConfigNode tensor_entry(const Tensor& t, bool with_parameter) {
   entry.set("shape", ints(t.shape), kNowhere);
   entry.set("dtype", scalar(std::string(dtype_name(t.dtype))), kNowhere);
   if (with_parameter) entry.set("parameter", scalar(t.parameter ? "true" : "false"), kNowhere);
-  if (t.layout != default_layout(t.shape.size()))
-    entry.set("layout", scalar(std::string(layout_name(t.layout))), kNowhere);
+  if (t.layout != default_layout(t.shape.size())) entry.set("layout", scalar(kLayoutNames.name(t.layout)), kNowhere);
   return entry;
 }
 
@@ -96,11 +95,8 @@ Graph graph_from_yaml(const ConfigNode& root) {
   for (const auto& entry : root.at("inputs", "a list of graph inputs").items()) {
     entry.expect_map("an input: name, shape, dtype");
     const Shape shape = read_shape(entry.at("shape", "a list of dims"));
-    const std::string layout = entry.param<std::string>("layout")
-                                   .one_of({"plain", "nchw", "nhwc"}, "a layout")
-                                   .with_default(std::string(layout_name(default_layout(shape.size()))));
-    declare(entry, graph.add_input(entry.param<std::string>("name").required(), shape, read_dtype(entry),
-                                   *parse_layout(layout)));
+    const Layout layout = read_enum(entry, "layout", kLayoutNames, "a layout", default_layout(shape.size()));
+    declare(entry, graph.add_input(entry.param<std::string>("name").required(), shape, read_dtype(entry), layout));
   }
   if (const ConfigNode* constants = root.find("constants")) {
     for (const auto& entry : constants->items()) {

@@ -63,8 +63,8 @@ TEST(Graph, LayoutsDefaultByRankAndPropagate) {
   EXPECT_EQ(g.tensor(ops::flatten(g, "f", y)).layout, Layout::plain);
   const auto channels_last = g.add_input("h", {1, 8, 4, 4}, DType::fp16, Layout::nhwc);
   EXPECT_EQ(g.tensor(ops::relu(g, "r2", channels_last)).layout, Layout::nhwc);
-  EXPECT_EQ(parse_layout("nhwc"), Layout::nhwc);
-  EXPECT_FALSE(parse_layout("nwhc").has_value());
+  EXPECT_EQ(kLayoutNames.parse("nhwc"), Layout::nhwc);
+  EXPECT_FALSE(kLayoutNames.parse("nwhc").has_value());
 }
 
 TEST(Conv2d, DepthwiseAndDilation) {

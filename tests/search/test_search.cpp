@@ -163,7 +163,7 @@ TEST(SearchStrategies, SameSeedSameSearchAnyThreadCount) {
   const SearchOutcome one = run(s, 1), two = run(s, 2);
   expect_same(one, two);
   std::set<std::string> statuses;
-  for (const auto& r : one.trials) statuses.insert(trial_status_name(r.status));
+  for (const auto& r : one.trials) statuses.insert(kTrialStatusNames.name(r.status));
   EXPECT_TRUE(statuses.contains("ok"));
   EXPECT_TRUE(statuses.contains("infeasible"));  // the latency bound cuts some
   SearchSettings other = s;
