@@ -1,15 +1,15 @@
 // `dse scalesim -c CONFIG.cfg -t TOPOLOGY.csv [-i conv|gemm]`: SCALE-Sim's own inputs, dse's
-// systolic-array model (sim/accel/systolic_array.h), SCALE-Sim's per-layer numbers.
+// systolic-array model (sim/accel/systolic_array.h) and stall model (sim/accel/scalesim_stalls.h),
+// SCALE-Sim's per-layer numbers.
 
 #include <fmt/format.h>
-
-#include <cmath>
 
 #include "cli/command.h"
 #include "models/base/checked_count.h"
 #include "models/base/errors.h"
 #include "models/import/scalesim_topology.h"
 #include "sim/accel/scalesim_config.h"
+#include "sim/accel/scalesim_stalls.h"
 
 namespace dse {
 namespace {
@@ -20,27 +20,6 @@ struct ScaleSimOptions {
   std::string form = "auto";
   OutputMode mode;
 };
-
-// With InterfaceBandwidth: USER, dse's stall model (SCALE-Sim simulates its prefetch buffers cycle
-// by cycle instead): each operand crosses the interface once if it fits its SRAM, once per fold
-// that needs it otherwise; with double buffering, the layer stalls for whatever that transfer
-// takes beyond its compute cycles.
-std::int64_t stall_cycles(const GemmView& g, const SystolicRun& run, const ScaleSimConfig& config) {
-  if (!config.user_bandwidth) return 0;
-  const double words_per_kib = 1024;  // SCALE-Sim counts one-byte words
-  const auto product = [](std::int64_t a, std::int64_t b) { return static_cast<double>(a) * static_cast<double>(b); };
-  const double ifmap = product(g.m, g.k), filter = product(g.k, g.n), ofmap = product(g.m, g.n);
-  const auto folds_over = [&](std::int64_t extent, std::int64_t size) {
-    return static_cast<double>((extent + size - 1) / size);
-  };
-  const double ifmap_passes = ifmap <= config.ifmap_sram_kib * words_per_kib ? 1 : folds_over(g.n, config.array.cols);
-  const double filter_passes =
-      filter <= config.filter_sram_kib * words_per_kib ? 1 : folds_over(g.m, config.array.rows);
-  const double words = static_cast<double>(g.batch) * (ifmap * ifmap_passes + filter * filter_passes + ofmap);
-  const double transfer = std::ceil(words / config.bandwidth_words_per_cycle);
-  if (!(transfer < 9.2e18)) throw CountOverflow("the interface cycles of a layer");
-  return std::max<std::int64_t>(0, static_cast<std::int64_t>(transfer) - run.cycles);
-}
 
 int scalesim(const ScaleSimOptions& options) {
   const ScaleSimConfig config = read_scalesim_config(options.config);
@@ -72,7 +51,7 @@ int scalesim(const ScaleSimOptions& options) {
     std::int64_t stalls = 0, cycles = 0;
     try {
       run = run_gemm(gemm, config.array);
-      stalls = stall_cycles(gemm, run, config);
+      stalls = scalesim_stall_cycles(gemm, run, config);
       cycles = checked_add(run.cycles, stalls, "a layer's cycles");
       total = checked_add(total, cycles, "the total cycles");
       total_stalls = checked_add(total_stalls, stalls, "the total stall cycles");

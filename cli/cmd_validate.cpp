@@ -1,20 +1,19 @@
 // `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies. The
-// predictions, fits and floors are hwcal's (hwcal/kernel_fit.h, e2e_validation.h,
-// gemm_validation.h, batch_scaling_floor.h); this file parses flags and prints.
+// studies are hwcal's (hwcal/kernel_validation.h, e2e_validation.h, gemm_validation.h); this file
+// parses flags and prints.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "cli/command.h"
 #include "cli/progress_bar.h"
 #include "cli/validation_h5.h"
-#include "hwcal/batch_scaling_floor.h"
-#include "hwcal/clock_states.h"
 #include "hwcal/e2e_validation.h"
 #include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
-#include "hwcal/session_fit.h"
+#include "hwcal/kernel_validation.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"
@@ -45,22 +44,13 @@ nlohmann::json table_json(const ErrorTable& table) {
   return devices;
 }
 
-// A floor of the measurements' own scatter over some of the rows (`grouped`), beside dse's MAPE
-// on the same rows: with the default or fitted calibration, and held out when leave-one-out ran.
-struct FloorReport {
-  std::string json_key;
-  std::string title;  // printed above the table
-  std::map<std::string, DeviceRows> grouped;
-  ErrorTable floor, model, held_out;
-};
-
-void print_floor_table(std::FILE* out, const FloorReport& report) {
+void print_floor_table(std::FILE* out, const std::string& title, const FloorComparison& report) {
   const auto mape = [](const ErrorTable& t, const std::string& device, const std::string& op) {
     const auto d = t.find(device);
     return d == t.end() || !d->second.contains(op) ? std::string("-")
                                                    : fmt::format("{:.1f}", d->second.at(op).mape_pct);
   };
-  fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>9}{}\n", report.title, "device", "op", "rows", "floor %", "dse %",
+  fmt::print(out, "{}\n{:<18} {:<10} {:>7} {:>9} {:>9}{}\n", title, "device", "op", "rows", "floor %", "dse %",
              report.held_out.empty() ? "" : " held out %");
   for (const auto& [device, ops] : report.floor)
     for (const auto& [op, s] : ops)
@@ -150,27 +140,21 @@ SavedCalibration load_saved_calibration(const std::string& file, const std::vect
   return saved;
 }
 
-// The clocks the timing model gives each GPU under `calibration`: an SGEMM's and an FP16
-// tensor-core GEMM's (null without tensor cores), beside the datasheet's base and boost.
-nlohmann::json clocks_json(const GpuSpec& spec, const KernelCalibration& calibration) {
-  const KernelTimer timer(spec, calibration);
-  return {
-      {"base", spec.base_clock_mhz},
-      {"boost", spec.boost_clock_mhz},
-      {"sgemm", timer.sustained_clock_mhz()},
-      {"fp16_tensor", spec.tensor_core_flops_per_clock.contains("fp16") ? nlohmann::json(timer.gemm_clock_mhz("fp16"))
-                                                                        : nlohmann::json(nullptr)}};
+nlohmann::json clocks_json(const ModelClocks& clocks) {
+  return {{"base", clocks.base_mhz},
+          {"boost", clocks.boost_mhz},
+          {"sgemm", clocks.sgemm_mhz},
+          {"fp16_tensor", clocks.fp16_tensor_mhz ? nlohmann::json(*clocks.fp16_tensor_mhz) : nlohmann::json(nullptr)}};
 }
 
-void print_clocks(std::FILE* out, const nlohmann::json& clocks) {
+void print_clocks(std::FILE* out, const std::map<std::string, ModelClocks>& clocks) {
   fmt::print(out,
              "clocks the model uses, MHz (SGEMM and FP16 tensor-core GEMM under the calibration):\n"
              "{:<18} {:>7} {:>7} {:>7} {:>12}\n",
              "device", "base", "boost", "sgemm", "fp16 tensor");
-  for (const auto& [device, c] : clocks.items())
-    fmt::print(out, "{:<18} {:>7.0f} {:>7.0f} {:>7.0f} {:>12}\n", device, c["base"].get<double>(),
-               c["boost"].get<double>(), c["sgemm"].get<double>(),
-               c["fp16_tensor"].is_null() ? std::string("-") : fmt::format("{:.0f}", c["fp16_tensor"].get<double>()));
+  for (const auto& [device, c] : clocks)
+    fmt::print(out, "{:<18} {:>7.0f} {:>7.0f} {:>7.0f} {:>12}\n", device, c.base_mhz, c.boost_mhz, c.sgemm_mhz,
+               c.fp16_tensor_mhz ? fmt::format("{:.0f}", *c.fp16_tensor_mhz) : std::string("-"));
   fmt::print(out, "\n");
 }
 
@@ -212,27 +196,27 @@ int validate_kernels(const ValidateOptions& options) {
   if (!options.output.empty()) output.emplace(options.output);
   // A saved calibration (--save-calibration's or dse calibrate's file) replaces the defaults; the
   // CLI refuses it beside --fit and --leave-one-out, which fit from the defaults.
-  KernelCalibration calibration;
+  KernelCalibration start;
   std::vector<std::string> fitted_on;  // what --save-calibration records: the file's GPUs, else the rows'
   for (const auto& [name, device] : devices) fitted_on.push_back(name);
   if (!options.calibration_file.empty()) {
     auto saved = load_saved_calibration(options.calibration_file, fitted_on);
-    calibration = saved.calibration;
+    start = saved.calibration;
     fitted_on = std::move(saved.fitted_on);
   }
-  // One GPU's rows alone say little about some parameters: they are fitted with a prior at the
-  // defaults (every GPU's fit) on 80 % of the rows, and the other 20 % report the held-out error.
-  std::optional<OneGpuFit> one_gpu;
-  if (options.fit && devices.size() == 1) {
-    one_gpu = fit_one_gpu(devices.begin()->second, default_fit_parameters(), SessionFitOptions{});
-    calibration = one_gpu->calibration;
-  } else if (options.fit) {
-    calibration = fit_calibration(devices, calibration);
-  }
-  const ErrorTable table = evaluate(devices, calibration);
-  nlohmann::json json = {{"devices", table_json(table)}, {"calibration", calibration_json(calibration)}};
+  const KernelValidationOptions study{start, options.fit, options.leave_one_out};
+  std::optional<ProgressBar> bar;  // leave-one-out: a few seconds per GPU; drawn on a terminal only
+  const KernelValidationReport report =
+      validate_kernel_rows(devices, study, [&bar](std::size_t done, std::size_t total, const std::string& device) {
+        if (!bar) bar.emplace("leave-one-out fits", total);
+        bar->update(done, device.empty() ? std::string() : "fitting without " + device);
+      });
+  if (bar) bar->finish();
+  const KernelCalibration& calibration = report.calibration;
+
+  nlohmann::json json = {{"devices", table_json(report.errors)}, {"calibration", calibration_json(calibration)}};
   if (!options.calibration_file.empty()) json["calibration_file"] = options.calibration_file;
-  if (one_gpu) {
+  if (const auto& one_gpu = report.one_gpu) {
     json["held_out"] = {{"fitted_rows", one_gpu->fitted_rows},
                         {"held_out_rows", one_gpu->held_out_rows},
                         {"fitted", table_json(one_gpu->held_out_fitted)},
@@ -247,42 +231,16 @@ int validate_kernels(const ValidateOptions& options) {
                   "the same held-out rows with the default calibration:", one_gpu->held_out_default);
     }
   }
-  for (const auto& [name, device] : devices) json["clocks_mhz"][name] = clocks_json(device.spec, calibration);
+  for (const auto& [name, clocks] : report.clocks) json["clocks_mhz"][name] = clocks_json(clocks);
   if (!options.mode.quiet) {
     print_table(options.mode.human(),
-                one_gpu                             ? "calibrated, every row (fitted and held out):"
+                report.one_gpu                      ? "calibrated, every row (fitted and held out):"
                 : options.fit                       ? "fitted on every device:"
                 : !options.calibration_file.empty() ? "calibration " + options.calibration_file + ":"
                                                     : "default calibration:",
-                table);
-    print_clocks(options.mode.human(), json["clocks_mhz"]);
+                report.errors);
+    print_clocks(options.mode.human(), report.clocks);
   }
-  // The measurements' own scatter, and dse's error on the same rows.
-  const FloorOptions long_rows;  // defaults: rows of 1 ms or more
-  const FloorOptions all_rows{.min_latency_ms = 0};
-  auto long_groups = batch_scaling_rows(devices, long_rows);
-  auto all_groups = batch_scaling_rows(devices, all_rows);
-  ErrorTable long_floor = batch_scaling_floor(long_groups), all_floor = affine_floor(all_groups);
-  std::vector<FloorReport> floors;
-  floors.push_back({"batch_scaling_floor",
-                    fmt::format("batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, "
-                                "each shape at its best\nconstant throughput (no model whose speed depends on the "
-                                "per-item shape alone does better)",
-                                long_rows.min_latency_ms, long_rows.min_group_rows - 1),
-                    std::move(long_groups),
-                    std::move(long_floor),
-                    {},
-                    {}});
-  floors.push_back({"affine_floor",
-                    fmt::format("fixed-plus-per-item floor: every row whose shape also ran at {}+ other batch sizes, "
-                                "each shape at its best\nlatency = a + b x items, a, b >= 0 (no model whose time for "
-                                "a shape is a fixed cost plus a per-item cost does better)",
-                                all_rows.min_group_rows - 1),
-                    std::move(all_groups),
-                    std::move(all_floor),
-                    {},
-                    {}});
-  for (auto& report : floors) report.model = evaluate(report.grouped, calibration);
 
   if (!options.save_calibration.empty()) {
     write_file_atomically(options.save_calibration,
@@ -293,48 +251,47 @@ int validate_kernels(const ValidateOptions& options) {
   }
   if (!options.predictions_file.empty())
     write_file_atomically(options.predictions_file, kernel_predictions_csv(devices, calibration));
-  KernelValidationRun run{options.files, options.fit, options.leave_one_out, calibration, {}};
-  const ClockStateTable clock_states = evaluate_clock_states(devices, calibration);
-  ClockStateTable held_out_clock_states;
   if (options.leave_one_out) {
-    ErrorTable held_out;
     nlohmann::json fits = nlohmann::json::object(), clocks = nlohmann::json::object();
-    ProgressBar bar("leave-one-out fits", devices.size());  // a few seconds per GPU; drawn on a terminal only
-    const auto fitted_without =
-        leave_one_out_fits(devices, [&bar](std::size_t done, std::size_t, const std::string& device) {
-          bar.update(done, device.empty() ? std::string() : "fitting without " + device);
-        });
-    bar.finish();
-    for (const auto& [name, device] : devices) {
-      const KernelCalibration& fitted = fitted_without.at(name);
-      run.held_out_fits[name] = fitted;
-      fits[name] = calibration_json(fitted);
-      clocks[name] = clocks_json(device.spec, fitted);
-      const auto one = evaluate({{name, device}}, fitted);
-      held_out[name] = one.at(name);
-      for (auto& report : floors)
-        if (report.grouped.contains(name))
-          report.held_out[name] = evaluate({{name, report.grouped.at(name)}}, fitted).at(name);
-      for (auto& [device_name, ops] : evaluate_clock_states({{name, device}}, fitted))
-        held_out_clock_states[device_name] = std::move(ops);
-    }
-    json["leave_one_out"] = {{"devices", table_json(held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
+    for (const auto& [name, fitted] : report.held_out_fits) fits[name] = calibration_json(fitted);
+    for (const auto& [name, held_out_clocks] : report.held_out_clocks) clocks[name] = clocks_json(held_out_clocks);
+    json["leave_one_out"] = {{"devices", table_json(report.held_out)}, {"calibrations", fits}, {"clocks_mhz", clocks}};
     if (!options.mode.quiet)
       print_table(options.mode.human(),
-                  "leave one GPU out (fitted on the others, predicted from the datasheet):", held_out);
+                  "leave one GPU out (fitted on the others, predicted from the datasheet):", report.held_out);
   }
-  for (const auto& report : floors) {
-    json[report.json_key] = {{"floor", table_json(report.floor)}, {"model", table_json(report.model)}};
-    if (options.leave_one_out) json[report.json_key]["held_out_model"] = table_json(report.held_out);
-    if (!options.mode.quiet) print_floor_table(options.mode.human(), report);
+  const std::pair<const char*, const FloorComparison*> floors[] = {{"batch_scaling_floor", &report.batch_scaling},
+                                                                   {"affine_floor", &report.affine}};
+  for (const auto& [json_key, floor] : floors) {
+    json[json_key] = {{"floor", table_json(floor->floor)}, {"model", table_json(floor->model)}};
+    if (options.leave_one_out) json[json_key]["held_out_model"] = table_json(floor->held_out);
   }
-  json["clock_states"] = {{"model", clock_states_json(clock_states)}};
-  if (options.leave_one_out) json["clock_states"]["held_out_model"] = clock_states_json(held_out_clock_states);
-  if (!options.mode.quiet) print_clock_states(options.mode.human(), clock_states, held_out_clock_states);
-  const TileChoiceReport tiles = evaluate_tile_choice(devices, calibration);
-  json["tile_choice"] = {{"dse_tile", table_json(tiles.dse_tile)}, {"measured_tile", table_json(tiles.measured_tile)}};
-  if (!options.mode.quiet) print_tile_choice(options.mode.human(), tiles);
-  if (output) write_kernel_validation_h5(*output, devices, run);
+  if (!options.mode.quiet) {
+    print_floor_table(
+        options.mode.human(),
+        fmt::format("batch-scaling floor: rows >= {:g} ms whose shape also ran at {}+ other batch sizes, each shape at "
+                    "its best\nconstant throughput (no model whose speed depends on the per-item shape alone does "
+                    "better)",
+                    report.batch_scaling.rows.min_latency_ms, report.batch_scaling.rows.min_group_rows - 1),
+        report.batch_scaling);
+    print_floor_table(
+        options.mode.human(),
+        fmt::format("fixed-plus-per-item floor: every row whose shape also ran at {}+ other batch sizes, each shape "
+                    "at its best\nlatency = a + b x items, a, b >= 0 (no model whose time for a shape is a fixed "
+                    "cost plus a per-item cost does better)",
+                    report.affine.rows.min_group_rows - 1),
+        report.affine);
+  }
+  json["clock_states"] = {{"model", clock_states_json(report.clock_states)}};
+  if (options.leave_one_out) json["clock_states"]["held_out_model"] = clock_states_json(report.held_out_clock_states);
+  if (!options.mode.quiet) print_clock_states(options.mode.human(), report.clock_states, report.held_out_clock_states);
+  json["tile_choice"] = {{"dse_tile", table_json(report.tile_choice.dse_tile)},
+                         {"measured_tile", table_json(report.tile_choice.measured_tile)}};
+  if (!options.mode.quiet) print_tile_choice(options.mode.human(), report.tile_choice);
+  if (output)
+    write_kernel_validation_h5(
+        *output, devices,
+        KernelValidationRun{options.files, options.fit, options.leave_one_out, calibration, report.held_out_fits});
   if (options.mode.json) options.mode.print_json(json);
   return 0;
 }
