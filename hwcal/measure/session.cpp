@@ -8,8 +8,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "hwcal/kernel_fit.h"
 #include "hwcal/measure/session_journal.h"
+#include "hwcal/row_prediction.h"
 
 namespace dse {
 namespace {
