@@ -1,6 +1,7 @@
 // `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies. The
-// studies are hwcal's (hwcal/kernel_validation.h, e2e_validation.h, gemm_validation.h); this file
-// parses flags and prints.
+// studies, predictions, errors, fits and floors are hwcal's (hwcal/kernel_validation.h,
+// row_prediction.h, prediction_errors.h, kernel_fit.h, e2e_validation.h, gemm_validation.h); this
+// file parses flags and prints.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,6 +15,8 @@
 #include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
 #include "hwcal/kernel_validation.h"
+#include "hwcal/prediction_errors.h"
+#include "hwcal/session_fit.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"

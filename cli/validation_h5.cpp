@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "hwcal/row_prediction.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/output/hdf5_file.h"
 

@@ -11,7 +11,7 @@
 
 #include "hwcal/e2e_validation.h"
 #include "hwcal/gemm_validation.h"
-#include "hwcal/kernel_fit.h"
+#include "hwcal/kernel_measurements.h"
 #include "hwcal/session_fit.h"
 
 namespace dse {

@@ -17,7 +17,7 @@
 #include <string>
 #include <tuple>
 
-#include "hwcal/kernel_fit.h"
+#include "hwcal/prediction_errors.h"
 
 namespace dse {
 

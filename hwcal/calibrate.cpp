@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "hwcal/measure/session_journal.h"
 #include "hwcal/measure/suite.h"
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"

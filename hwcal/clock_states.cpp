@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "hwcal/batch_scaling_floor.h"
+#include "hwcal/measured_op.h"
+#include "hwcal/prediction_errors.h"
+#include "hwcal/row_prediction.h"
 
 namespace dse {
 namespace {

@@ -12,7 +12,8 @@
 #include <map>
 #include <string>
 
-#include "hwcal/kernel_fit.h"
+#include "hwcal/kernel_measurements.h"
+#include "sim/gpu/kernel_timer.h"
 
 namespace dse {
 

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "hwcal/kernel_fit.h"
+#include "hwcal/row_prediction.h"
 #include "models/base/errors.h"
 #include "models/base/input_file.h"
 #include "models/ops/op_library.h"

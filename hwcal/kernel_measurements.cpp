@@ -120,4 +120,21 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
   return out;
 }
 
+std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurement>& rows,
+                                                const std::vector<GpuSpec>& specs,
+                                                std::map<std::string, std::size_t>& unmatched) {
+  std::map<std::string, DeviceRows> out;
+  for (const auto& row : rows) {
+    const GpuSpec* spec = find_spec_by_device_name(specs, row.device);
+    if (!spec) {
+      ++unmatched[row.device];
+      continue;
+    }
+    auto& device = out[spec->name];
+    device.spec = *spec;
+    device.rows.push_back(row);
+  }
+  return out;
+}
+
 }  // namespace dse

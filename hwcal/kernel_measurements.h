@@ -1,18 +1,20 @@
 // Measured GPU kernel latencies: one op per row with its latency, device and shape. Rows come from
 // the NeuSight CSV format (tests/data/neusight: FP32 ops each timed on their own, with launch
 // geometry; GEMMs as B, M, N, K, row ops as B, H, convolutions as their layer) or from a
-// calibration session (hwcal/session.h: many launches timed back to back, any dtype,
+// calibration session (hwcal/measure/session.h: many launches timed back to back, any dtype,
 // convolutions, the launch overhead). This is what `dse validate kernels` predicts and what
-// calibration fits against.
+// calibration fits against, grouped by the GPU spec that measured them (match_devices).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/tensor.h"
+#include "sim/gpu/gpu_spec.h"
 
 namespace dse {
 
@@ -46,5 +48,17 @@ inline std::int64_t grid_blocks(const KernelMeasurement& row) { return row.grid[
 
 // Reads every row; UserError "FILE:LINE:COL: COLUMN: expected ..., found ..." on bad input.
 std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path);
+
+// A GPU's rows and the spec that predicts them.
+struct DeviceRows {
+  GpuSpec spec;
+  std::vector<KernelMeasurement> rows;
+};
+
+// Groups rows by the spec whose device_names contain their Device; rows of unknown devices are
+// counted in `unmatched` (device -> rows).
+std::map<std::string, DeviceRows> match_devices(const std::vector<KernelMeasurement>& rows,
+                                                const std::vector<GpuSpec>& specs,
+                                                std::map<std::string, std::size_t>& unmatched);
 
 }  // namespace dse

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "hwcal/row_prediction.h"
+
 namespace dse {
 namespace {
 

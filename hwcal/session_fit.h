@@ -10,6 +10,7 @@
 
 #include "hwcal/calibration_file.h"
 #include "hwcal/kernel_fit.h"
+#include "hwcal/prediction_errors.h"
 
 namespace dse {
 

@@ -216,8 +216,16 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   const auto start = std::chrono::steady_clock::now();
   std::optional<tbb::global_control> threads;
   if (options.threads > 0) threads.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
+  const auto trial_threads = static_cast<int>(
+      std::max<std::size_t>(1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
 
   const RankGroup& ranks = RankGroup::world();
+  // Several ranks: `trial_threads` TBB workers run the trials while the main thread talks MPI
+  // (search/trial_distribution.cpp), so TBB may have one thread more than the trials.
+  if (ranks.size() > 1) {
+    threads.reset();
+    threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(trial_threads) + 1);
+  }
   auto strategy = StrategyRegistry::instance()
                       .find(settings.strategy)
                       ->factory(settings.space, settings.options, settings.strategy_params);
@@ -251,8 +259,7 @@ SearchOutcome run_search(const ConfigNode& base, const std::string& config_file,
   outcome.distribution = options.distribution.kind;
   outcome.shard = options.shard;
   DistributionOptions distribution = options.distribution;
-  distribution.threads = static_cast<int>(
-      std::max<std::size_t>(1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+  distribution.threads = trial_threads;
   TrialDistributor distributor(ranks, distribution);
   const auto better = [](const TrialResult& a, const std::optional<TrialResult>& b) {
     return a.objective && (!b || *a.objective > *b->objective);

@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "search/parallel_for.h"
 #include "search/trial_wire.h"
@@ -38,19 +36,46 @@ void take(WireTrial&& trial, std::vector<TrialResult>& results, std::vector<doub
   wall_s.at(trial.index) = trial.wall_s;
 }
 
-// Runs `threads` copies of `body` on their own threads; an exception escaping one ends the job
-// (other ranks must not wait for this one).
-void run_threads(const RankGroup& ranks, int threads, const std::function<void()>& body,
-                 std::vector<std::thread>& pool) {
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&ranks, body] {
+// Tasks in `arena` that only its workers run: the calling thread, the one that talks MPI
+// (search/rank_group.h), enqueues them and waits for them without joining the arena, so it stays
+// free to answer other ranks meanwhile. An exception escaping a task ends the job (other ranks must
+// not wait for this one).
+class ArenaTasks {
+ public:
+  ArenaTasks(const RankGroup& ranks, tbb::task_arena& arena) : ranks_(ranks), arena_(arena) {}
+  ArenaTasks(const ArenaTasks&) = delete;
+  ArenaTasks& operator=(const ArenaTasks&) = delete;
+  ~ArenaTasks() { wait(); }  // its tasks refer to it
+
+  void run(std::function<void()> body) {
+    {
+      const std::lock_guard lock(mutex_);
+      ++unfinished_;
+    }
+    arena_.enqueue([this, body = std::move(body)] {
       try {
         body();
       } catch (const std::exception& error) {
-        ranks.abort(std::string("a trial failed inside dse: ") + error.what());
+        ranks_.abort(std::string("a trial failed inside dse: ") + error.what());
       }
+      // Notified under the lock: wait() may return, and this object go, once the lock is released.
+      const std::lock_guard lock(mutex_);
+      if (--unfinished_ == 0) done_.notify_all();
     });
-}
+  }
+  // Waits until every task run so far has ended.
+  void wait() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return unfinished_ == 0; });
+  }
+
+ private:
+  const RankGroup& ranks_;
+  tbb::task_arena& arena_;
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::size_t unfinished_ = 0;
+};
 
 // Simulates `indices` on this process's TBB threads; `report_each`: pass each to work.finished as it ends.
 void simulate_here(const std::vector<std::size_t>& indices, const BatchWork& work, bool report_each,
@@ -68,12 +93,12 @@ void simulate_here(const std::vector<std::size_t>& indices, const BatchWork& wor
   });
 }
 
-void static_split(const RankGroup& ranks, const BatchWork& work, std::vector<TrialResult>& results,
-                  std::vector<double>& wall_s, RankLoad& load) {
+void static_split(const RankGroup& ranks, tbb::task_arena& arena, const BatchWork& work,
+                  std::vector<TrialResult>& results, std::vector<double>& wall_s, RankLoad& load) {
   std::vector<std::size_t> mine;
   for (std::size_t k = 0; k < work.todo.size(); ++k)
     if (static_cast<int>(k % static_cast<std::size_t>(ranks.size())) == ranks.rank()) mine.push_back(work.todo[k]);
-  simulate_here(mine, work, false, results, wall_s, load);
+  arena.execute([&] { simulate_here(mine, work, false, results, wall_s, load); });
   const auto exchange = Clock::now();
   std::string records;
   for (const auto i : mine) write_wire_trial(records, i, results[i], wall_s[i], false);
@@ -86,36 +111,35 @@ void static_split(const RankGroup& ranks, const BatchWork& work, std::vector<Tri
 }
 
 // Rank 0: answers requests and simulates trials on its own threads meanwhile.
-void coordinate(const RankGroup& ranks, const DistributionOptions& options, const BatchWork& work,
-                std::vector<TrialResult>& results, std::vector<double>& wall_s, RankLoad& load,
+void coordinate(const RankGroup& ranks, tbb::task_arena& arena, const DistributionOptions& options,
+                const BatchWork& work, std::vector<TrialResult>& results, std::vector<double>& wall_s, RankLoad& load,
                 std::vector<RankMessage>& early) {
   const std::int64_t batch = load.batches;
   std::mutex mutex;  // guards next, results of remote ranks, load, and calls of finished
   std::size_t next = 0;
   const std::size_t total_threads = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(ranks.size());
-  std::vector<std::thread> pool;
-  run_threads(
-      ranks, options.threads,
-      [&] {
-        for (;;) {
-          std::size_t i;
-          {
-            const std::lock_guard lock(mutex);
-            if (next >= work.todo.size()) return;
-            i = work.todo[next++];
-          }
-          const auto start = Clock::now();
-          TrialResult result = work.evaluate(i);
-          const double wall = seconds_since(start);
+  // One task per thread, each taking the batch's next trial until none is left to hand out.
+  ArenaTasks threads(ranks, arena);
+  for (int t = 0; t < options.threads; ++t)
+    threads.run([&] {
+      for (;;) {
+        std::size_t i;
+        {
           const std::lock_guard lock(mutex);
-          results[i] = std::move(result);
-          wall_s[i] = wall;
-          load.busy_s += wall;
-          ++load.trials;
-          if (work.finished) work.finished(i, results[i], wall, nullptr, false);
+          if (next >= work.todo.size()) return;
+          i = work.todo[next++];
         }
-      },
-      pool);
+        const auto start = Clock::now();
+        TrialResult result = work.evaluate(i);
+        const double wall = seconds_since(start);
+        const std::lock_guard lock(mutex);
+        results[i] = std::move(result);
+        wall_s[i] = wall;
+        load.busy_s += wall;
+        ++load.trials;
+        if (work.finished) work.finished(i, results[i], wall, nullptr, false);
+      }
+    });
   int finals = 0;
   IdleBackoff backoff;
   std::vector<RankMessage> waiting;  // this batch's requests that came early, first
@@ -163,7 +187,7 @@ void coordinate(const RankGroup& ranks, const DistributionOptions& options, cons
     load.coordinator_s += seconds_since(start);
     ++load.requests;
   }
-  for (auto& thread : pool) thread.join();
+  threads.wait();
   if (!work.results_everywhere) return;
   const auto exchange = Clock::now();
   std::string records;
@@ -173,48 +197,36 @@ void coordinate(const RankGroup& ranks, const DistributionOptions& options, cons
 }
 
 // Ranks other than 0: ask for trials, simulate them on this rank's threads, send the results back.
-void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& options, const BatchWork& work,
-                          std::vector<TrialResult>& results, std::vector<double>& wall_s, RankLoad& load) {
+void work_for_coordinator(const RankGroup& ranks, tbb::task_arena& arena, const DistributionOptions& options,
+                          const BatchWork& work, std::vector<TrialResult>& results, std::vector<double>& wall_s,
+                          RankLoad& load) {
   const std::int64_t batch = load.batches;
   std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<std::size_t> queue;
-  bool handed_out = false;  // rank 0 has no more trials of this batch
+  std::condition_variable started;
+  std::size_t waiting = 0;  // trials received and not yet started
   std::string finished;     // records of the trials finished since the last request
-  std::vector<std::thread> pool;
-  run_threads(
-      ranks, options.threads,
-      [&] {
-        for (;;) {
-          std::size_t i;
-          {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] { return !queue.empty() || handed_out; });
-            if (queue.empty()) return;
-            i = queue.front();
-            queue.pop_front();
-          }
-          changed.notify_all();
-          const auto start = Clock::now();
-          TrialResult result = work.evaluate(i);
-          const double wall = seconds_since(start);
-          {
-            const std::lock_guard lock(mutex);
-            write_wire_trial(finished, i, result, wall, true);
-            load.busy_s += wall;
-            ++load.trials;
-          }
-          changed.notify_all();
-        }
-      },
-      pool);
+  const auto simulate = [&](std::size_t i) {
+    {
+      const std::lock_guard lock(mutex);
+      --waiting;
+    }
+    started.notify_all();
+    const auto start = Clock::now();
+    TrialResult result = work.evaluate(i);
+    const double wall = seconds_since(start);
+    const std::lock_guard lock(mutex);
+    write_wire_trial(finished, i, result, wall, true);
+    load.busy_s += wall;
+    ++load.trials;
+  };
+  ArenaTasks trials(ranks, arena);
   // Ask again while fewer trials wait than twice this rank's threads: the next chunk arrives before
   // the threads run dry.
   for (;;) {
     std::string send;
     {
       std::unique_lock lock(mutex);
-      changed.wait(lock, [&] { return queue.size() < 2 * static_cast<std::size_t>(options.threads); });
+      started.wait(lock, [&] { return waiting < 2 * static_cast<std::size_t>(options.threads); });
       send.swap(finished);
     }
     ranks.send(0, kRequestTag, request_text(batch, false, send));
@@ -223,13 +235,14 @@ void work_for_coordinator(const RankGroup& ranks, const DistributionOptions& opt
     const std::uint64_t count = in.u64();
     {
       const std::lock_guard lock(mutex);
-      for (std::uint64_t k = 0; k < count; ++k) queue.push_back(static_cast<std::size_t>(in.u64()));
-      if (count == 0) handed_out = true;
+      waiting += static_cast<std::size_t>(count);
     }
-    changed.notify_all();
+    // One task per trial; the arena runs them in about the order they came.
+    for (std::uint64_t k = 0; k < count; ++k)
+      trials.run([&simulate, i = static_cast<std::size_t>(in.u64())] { simulate(i); });
     if (count == 0) break;
   }
-  for (auto& thread : pool) thread.join();
+  trials.wait();
   ranks.send(0, kRequestTag, request_text(batch, true, finished));
   if (!work.results_everywhere) return;
   const auto exchange = Clock::now();
@@ -247,7 +260,7 @@ nlohmann::json rank_load_json(const RankLoad& load) { return load; }
 RankLoad rank_load_from_json(const nlohmann::json& json) { return json.get<RankLoad>(); }
 
 TrialDistributor::TrialDistributor(const RankGroup& ranks, const DistributionOptions& options)
-    : ranks_(ranks), options_(options) {
+    : ranks_(ranks), options_(options), arena_(options.threads, 0) {
   load_.rank = ranks.rank();
   load_.threads = options.threads;
 }
@@ -256,9 +269,9 @@ void TrialDistributor::run_batch(const BatchWork& work, std::vector<TrialResult>
                                  std::vector<double>& wall_s) {
   ++load_.batches;
   if (ranks_.size() == 1) return simulate_here(work.todo, work, true, results, wall_s, load_);
-  if (options_.kind == Distribution::static_split) return static_split(ranks_, work, results, wall_s, load_);
-  if (ranks_.rank() == 0) return coordinate(ranks_, options_, work, results, wall_s, load_, early_);
-  work_for_coordinator(ranks_, options_, work, results, wall_s, load_);
+  if (options_.kind == Distribution::static_split) return static_split(ranks_, arena_, work, results, wall_s, load_);
+  if (ranks_.rank() == 0) return coordinate(ranks_, arena_, options_, work, results, wall_s, load_, early_);
+  work_for_coordinator(ranks_, arena_, options_, work, results, wall_s, load_);
 }
 
 }  // namespace dse

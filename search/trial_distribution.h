@@ -14,6 +14,9 @@
 //   (not for grid, random, Sobol or Latin hypercube sweeps). A request of a rank already in the next batch waits for it
 //   (messages carry their batch).
 //
+// Under several ranks a rank's trials run on the `threads` workers of a TBB arena of its own, which
+// its main thread (the one that calls MPI) never joins, so it answers other ranks while they work.
+//
 // Each rank counts its load (trials, the seconds its threads spent in trials, the coordinator's
 // and the exchange's time): the search reports it per rank (docs/cluster.md).
 #pragma once
@@ -23,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <tbb/task_arena.h>
 #include <nlohmann/json.hpp>
 
 #include "models/base/enum_table.h"
@@ -89,6 +93,9 @@ class TrialDistributor {
   const RankGroup& ranks_;
   DistributionOptions options_;
   RankLoad load_;
+  // Several ranks: this rank's trials run on the arena's `threads` workers, none of its slots kept for
+  // the main thread, which talks MPI meanwhile (search_run.cpp lets TBB start one thread more for it).
+  tbb::task_arena arena_;
   // Rank 0: requests of a later batch that came while it still coordinated this one (a rank that was
   // not sent this batch's results moves on at once), answered when that batch starts.
   std::vector<RankMessage> early_;

@@ -27,8 +27,9 @@
 #include <random>
 #include <set>
 
-#include "hwcal/kernel_fit.h"
 #include "hwcal/measure/backend.h"
+#include "hwcal/measured_op.h"
+#include "hwcal/row_prediction.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/runtime/shared_resource.h"
 

@@ -6,77 +6,15 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
-#include "hwcal/kernel_fit.h"
+#include "hwcal/measure/session_journal.h"
+#include "hwcal/row_prediction.h"
 
 namespace dse {
 namespace {
 
 constexpr std::size_t kOutlierWindow = 64;  // DOPpler's candidates per round
-
-nlohmann::json optional_json(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-// Typed reads of a journal record that throw on a wrong kind (nlohmann's get<int> of a float is
-// undefined behaviour).
-double number(const nlohmann::json& json) {
-  if (!json.is_number()) throw std::invalid_argument("not a number");
-  return json.get<double>();
-}
-std::int64_t integer(const nlohmann::json& json) {
-  if (!json.is_number_integer()) throw std::invalid_argument("not an integer");
-  return json.get<std::int64_t>();
-}
-bool boolean(const nlohmann::json& json) {
-  if (!json.is_boolean()) throw std::invalid_argument("not a boolean");
-  return json.get<bool>();
-}
-std::string text(const nlohmann::json& json) {
-  if (!json.is_string()) throw std::invalid_argument("not a string");
-  return json.get<std::string>();
-}
-std::optional<double> optional_number(const nlohmann::json& json) {
-  if (json.is_null()) return std::nullopt;
-  return number(json);
-}
-
-nlohmann::json result_json(std::size_t index, const CandidateResult& r) {
-  return {{"i", index},
-          {"status", kMeasureStatusNames.name(r.status)},
-          {"message", r.message},
-          {"latency_ms", r.latency_ms},
-          {"parallel_ms", optional_json(r.parallel_ms)},
-          {"serial_ms", optional_json(r.serial_ms)},
-          {"dop", r.dop},
-          {"outlier", r.outlier},
-          {"sampled", r.sampled},
-          {"corrected", r.corrected},
-          {"isolated", r.isolated},
-          {"error_estimate", r.error_estimate},
-          {"power_w", optional_json(r.power_w)}};
-}
-
-std::pair<std::size_t, CandidateResult> result_from_json(const nlohmann::json& json) {
-  if (!json.is_object()) throw std::invalid_argument("not an object");
-  CandidateResult r;
-  const auto status = kMeasureStatusNames.parse(text(json.at("status")));
-  if (!status) throw std::invalid_argument("unknown status");
-  r.status = *status;
-  r.message = text(json.at("message"));
-  r.latency_ms = number(json.at("latency_ms"));
-  r.parallel_ms = optional_number(json.at("parallel_ms"));
-  r.serial_ms = optional_number(json.at("serial_ms"));
-  const std::int64_t dop = integer(json.at("dop")), index = integer(json.at("i"));
-  if (dop < 1 || dop > 1'000'000 || index < 0) throw std::invalid_argument("out of range");
-  r.dop = static_cast<int>(dop);
-  r.outlier = boolean(json.at("outlier"));
-  r.sampled = boolean(json.at("sampled"));
-  r.corrected = boolean(json.at("corrected"));
-  r.isolated = boolean(json.at("isolated"));
-  r.error_estimate = number(json.at("error_estimate"));
-  r.power_w = optional_number(json.at("power_w"));
-  return {static_cast<std::size_t>(index), r};
-}
 
 double predicted_ms(const Candidate& c, const KernelTimer& model) {
   return 1e3 * (c.paired ? predict_pair_latency_s(c.op, *c.paired, model) : predict_latency_s(c.op, model));
@@ -205,22 +143,10 @@ class Session {
     const auto samples = backend_.samples();
     out_.samples.insert(out_.samples.end(), samples.begin(), samples.end());
     if (journal_) {
-      nlohmann::json results = nlohmann::json::array();
-      for (const std::size_t i : chunk) results.push_back(result_json(i, out_.results[i]));
-      nlohmann::json board = nlohmann::json::array();
-      for (const auto& s : samples) board.push_back({s.time_s, s.power_w, s.sm_clock_mhz});
-      const std::vector<double> setups(setup_samples_.begin() + static_cast<std::ptrdiff_t>(setups_before),
-                                       setup_samples_.end());
-      journal_->append({{"dop", dop},
-                        {"setups_s", setups},
-                        {"dop_next", controller_.dop()},
-                        {"w_max", controller_.w_max()},
-                        {"error", log.error},
-                        {"failure_share", log.failure_share},
-                        {"bias", log.bias},
-                        {"wall_s", log.wall_s},
-                        {"samples", board},
-                        {"results", results}});
+      SessionRecord record{
+          log, controller_.dop(), controller_.w_max(), samples, log.wall_s, setups_since(setups_before), {}};
+      for (const std::size_t i : chunk) record.results.emplace_back(i, out_.results[i]);
+      write_session_record(*journal_, record);
     }
   }
 
@@ -336,7 +262,7 @@ class Session {
         static_cast<std::size_t>(std::ceil(settings_.parallel.isolate_top_share * static_cast<double>(ok.size())));
     double wall_s = 0;
     const std::size_t setups_before = setup_samples_.size();
-    nlohmann::json results = nlohmann::json::array();
+    SessionRecord record;  // the isolation: no chunk
     for (std::size_t k = 0; k < std::min(top, ok.size()); ++k) {
       const std::size_t i = ok[k];
       CandidateResult& r = out_.results[i];
@@ -347,13 +273,17 @@ class Session {
       r.isolated = true;
       r.corrected = false;
       r.error_estimate = 0;
-      results.push_back(result_json(i, r));
+      record.results.emplace_back(i, r);
     }
     out_.wall_s += wall_s;
-    const std::vector<double> setups(setup_samples_.begin() + static_cast<std::ptrdiff_t>(setups_before),
-                                     setup_samples_.end());
-    if (journal_)
-      journal_->append({{"isolation", true}, {"wall_s", wall_s}, {"setups_s", setups}, {"results", results}});
+    record.wall_s = wall_s;
+    record.setups_s = setups_since(setups_before);
+    if (journal_) write_session_record(*journal_, record);
+  }
+
+  // The set-up times seen alone since there were `before` of them.
+  std::vector<double> setups_since(std::size_t before) const {
+    return {setup_samples_.begin() + static_cast<std::ptrdiff_t>(before), setup_samples_.end()};
   }
 
   void summarize() {
@@ -394,26 +324,23 @@ class Session {
   // The chunks an interrupted run journaled; true if it had finished (isolation included).
   bool restore() {
     bool isolated = false;
-    for (const auto& record : journal_->records()) {
-      for (const auto& item : record.at("results")) {
-        auto [i, r] = result_from_json(item);
+    for (const auto& json : journal_->records()) {
+      const SessionRecord record = read_session_record(json);
+      for (const auto& [i, r] : record.results) {
         if (i >= candidates_.size()) throw std::invalid_argument("a result of no candidate");
         out_.results[i] = r;
         done_[i] = true;
       }
-      for (const auto& s : record.at("setups_s")) setup_samples_.push_back(number(s));
-      out_.wall_s += number(record.at("wall_s"));
+      setup_samples_.insert(setup_samples_.end(), record.setups_s.begin(), record.setups_s.end());
+      out_.wall_s += record.wall_s;
       out_.resumed = true;
-      if (record.contains("isolation")) {
+      if (!record.chunk) {
         isolated = true;
         continue;
       }
-      controller_.restore(static_cast<int>(integer(record.at("dop_next"))), number(record.at("w_max")));
-      out_.chunks.push_back({static_cast<int>(integer(record.at("dop"))), record.at("results").size(),
-                             number(record.at("error")), number(record.at("failure_share")), number(record.at("bias")),
-                             number(record.at("wall_s"))});
-      for (const auto& s : record.at("samples"))
-        out_.samples.push_back({number(s.at(0)), number(s.at(1)), number(s.at(2))});
+      controller_.restore(record.dop_next, record.w_max);
+      out_.chunks.push_back(*record.chunk);
+      out_.samples.insert(out_.samples.end(), record.samples.begin(), record.samples.end());
     }
     return isolated;
   }
@@ -437,40 +364,6 @@ SessionResult run_session(MeasurementBackend& backend, const std::vector<Candida
                           const SessionSettings& settings, const KernelTimer& model, JsonLinesJournal* journal,
                           const SessionProgress& progress) {
   return Session(backend, candidates, settings, model, journal).run(progress);
-}
-
-nlohmann::json session_journal_header(const std::vector<Candidate>& candidates, const SessionSettings& settings) {
-  nlohmann::json names = nlohmann::json::array();
-  for (const auto& c : candidates) names.push_back(c.name);
-  const ParallelSettings& p = settings.parallel;
-  return {{"calibration_session",
-           {{"candidates", names},
-            {"measure",
-             {settings.measure.warmup, settings.measure.repeat, settings.measure.min_repeat_ms,
-              settings.measure.timeout_s, settings.measure.exclusive_timing}},
-            {"parallel",
-             {p.adaptive, p.dop, p.beta, p.error_threshold, p.failure_threshold, p.increment_min, p.increment_max,
-              p.ceiling, p.remeasure_share, p.outlier_z, p.bias_limit, p.isolate_top_share, p.model_packing}},
-            {"seed", settings.seed}}}};
-}
-
-void check_session_record(const nlohmann::json& record) {
-  if (!record.is_object() || !record.contains("results") || !record.at("results").is_array())
-    throw std::invalid_argument("not a session record");
-  for (const auto& item : record.at("results")) (void)result_from_json(item);
-  (void)number(record.at("wall_s"));
-  if (!record.at("setups_s").is_array()) throw std::invalid_argument("no set-up times");
-  for (const auto& s : record.at("setups_s")) (void)number(s);
-  if (record.contains("isolation")) return;
-  for (const char* key : {"error", "failure_share", "bias", "w_max"}) (void)number(record.at(key));
-  for (const char* key : {"dop", "dop_next"})
-    if (const std::int64_t dop = integer(record.at(key)); dop < 1 || dop > 1'000'000)
-      throw std::invalid_argument("a dop out of range");
-  if (!record.at("samples").is_array()) throw std::invalid_argument("no samples");
-  for (const auto& s : record.at("samples")) {
-    if (!s.is_array() || s.size() != 3) throw std::invalid_argument("a sample is not [t, W, MHz]");
-    for (const auto& v : s) (void)number(v);
-  }
 }
 
 }  // namespace dse

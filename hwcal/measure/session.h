@@ -15,7 +15,7 @@
 // measured alone, else its chunk's sample error after correction). With serial_reference every
 // candidate is also measured alone afterwards (not counted), for the exact error and serial time.
 //
-// Every chunk is journaled as it finishes (sim/output/jsonl_journal.h), so an interrupted session
+// Every chunk is journaled as it finishes (hwcal/measure/session_journal.h), so an interrupted session
 // resumes where it stopped without re-measuring what it had.
 #pragma once
 
@@ -85,9 +85,5 @@ using SessionProgress = std::function<void(std::size_t done, std::size_t total, 
 SessionResult run_session(MeasurementBackend& backend, const std::vector<Candidate>& candidates,
                           const SessionSettings& settings, const KernelTimer& model, JsonLinesJournal* journal,
                           const SessionProgress& progress = {});
-
-// The journal's header for these candidates and settings, and its record check.
-nlohmann::json session_journal_header(const std::vector<Candidate>& candidates, const SessionSettings& settings);
-void check_session_record(const nlohmann::json& record);
 
 }  // namespace dse

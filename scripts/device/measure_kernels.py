@@ -8,7 +8,7 @@ never saw (the six in tests/data/neusight are the fit's).
 Shapes: a seeded sample of the distinct (B, M, N, K) of tests/data/neusight/test_linear.csv and
 test_bmm.csv, and every distinct (B, H) of test_ln.csv and test_softmax.csv. FP32 as NeuSight
 measured (PyTorch's defaults: no TF32 for matmul), the same op shapes dse builds from a row
-(hwcal/kernel_fit.cpp measured_op_graph): linear is x[B*M, N] @ W[K, N]^T + bias, bmm
+(hwcal/measured_op.cpp measured_op_graph): linear is x[B*M, N] @ W[K, N]^T + bias, bmm
 a[B, M, N] @ b[B, N, K], ln and softmax over the last axis of x[B, H].
 Timing as NeuSight's collector (time_ms): each call alone between two CUDA events, the mean of the
 fastest 5 of 25 (inputs of ln and softmax zeros, as there). One torch.profiler pass over every shape names the kernels and their

@@ -1,6 +1,6 @@
 // A journal of JSON lines: a header line saying what wrote it, then one record per line, each
-// flushed as it is written, so a killed run resumes from it. The search's trials
-// (search/journal.h) and a calibration session's measurements (hwcal/session.h) are such journals.
+// flushed as it is written, so a killed run resumes from it. The search's trials (search/journal.h)
+// and a calibration session's measurements (hwcal/measure/session_journal.h) are such journals.
 //
 // It is also the output's lock: while open it holds an exclusive flock on the file, so a second
 // run on the same output stops at once instead of interleaving lines. Starting fresh refuses a

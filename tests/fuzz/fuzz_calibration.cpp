@@ -2,7 +2,7 @@
 // (its session's rows and pairs predicted with its parameters), and the same bytes as a calibration
 // session's journal as `dse calibrate --resume` reads it.
 #include "hwcal/calibration_file.h"
-#include "hwcal/measure/session.h"
+#include "hwcal/measure/session_journal.h"
 #include "hwcal/session_fit.h"
 #include "sim/config/config_loader.h"
 #include "sim/gpu/kernel_calibration_io.h"

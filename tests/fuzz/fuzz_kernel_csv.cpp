@@ -1,6 +1,6 @@
 // Measured kernel latencies (NeuSight's CSV format) and the kernel model's prediction of each row.
-#include "hwcal/kernel_fit.h"
 #include "hwcal/kernel_measurements.h"
+#include "hwcal/row_prediction.h"
 #include "sim/config/hardware_catalog.h"
 #include "tests/fuzz/fuzz_input.h"
 

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "hwcal/calibrate.h"
+#include "hwcal/measure/session_journal.h"
 #include "hwcal/measure/suite.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "hwcal/clock_states.h"
+#include "hwcal/measured_op.h"
 #include "tests/sim/catalog_gpu.h"
 
 namespace dse {

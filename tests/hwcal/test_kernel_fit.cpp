@@ -2,6 +2,9 @@
 
 #include "hwcal/gemm_validation.h"
 #include "hwcal/kernel_fit.h"
+#include "hwcal/measured_op.h"
+#include "hwcal/prediction_errors.h"
+#include "hwcal/row_prediction.h"
 #include "tests/sim/catalog_gpu.h"
 
 namespace dse {

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "hwcal/kernel_fit.h"
 #include "hwcal/measure/backend.h"
 #include "hwcal/measure/suite.h"
+#include "hwcal/measured_op.h"
+#include "hwcal/row_prediction.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/gpu/gpu_timing_model.h"
