@@ -1,6 +1,7 @@
 #include "search/strategy.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace dse {
 
@@ -49,6 +50,12 @@ std::int64_t read_population(const ConfigNode& params, std::int64_t minimum) {
   return params.param<std::int64_t>("population")
       .in_range(minimum, 1'000'000)
       .with_default(std::max<std::int64_t>(20, minimum));
+}
+
+KeySpec population_key(std::string help, std::int64_t minimum) {
+  const std::string range = " (" + std::to_string(minimum) + " to 1,000,000)";
+  return {"population", "integer", std::to_string(std::max<std::int64_t>(20, minimum)), "", std::move(help) + range,
+          "8"};
 }
 
 }  // namespace dse

@@ -58,8 +58,9 @@ class Strategy {
   static constexpr const char* family_name = "strategy";
   static constexpr const char* family_description = "Search strategies (ask/tell)";
   // `params` is the search's strategy block ({name, trials, batch, seed, and the strategy's own
-  // keys}): an implementation reads its own keys from it with params.param<T>(), so a strategy with
-  // new knobs touches one file; keys nobody reads are reported as unknown.
+  // keys}): an implementation reads its own keys from it with params.param<T>(), exactly the ones
+  // its static declared_keys() declares (DSE_REGISTER_KEYED; tests/search/test_strategy_keys.cpp
+  // checks), so a strategy with new knobs touches one file; keys nobody reads are reported as unknown.
   using Factory =
       std::function<std::unique_ptr<Strategy>(const SearchSpace&, const StrategyOptions&, const ConfigNode& params)>;
 
@@ -113,8 +114,9 @@ class GeneStrategy : public Strategy {
 };
 
 // `population` of a population strategy (aging_evolution, nsga2, cma_es): default 20, at least
-// `minimum`.
+// `minimum`; and its declaration (KeySpec), with the strategy's own help.
 std::int64_t read_population(const ConfigNode& params, std::int64_t minimum = 2);
+KeySpec population_key(std::string help, std::int64_t minimum = 2);
 
 // A uniform number in [0, 1) that depends only on (seed, trial id, stream): SplitMix64 hashing.
 double trial_uniform(std::uint64_t seed, std::int64_t trial, std::uint64_t stream);

@@ -95,6 +95,13 @@ class CudaBackend final : public MeasurementBackend {
     sampler_.start(0.05);
   }
 
+  static std::vector<KeySpec> declared_keys() {
+    return {{"worker", "string", "$DSE_CUDA_WORKER, else dse-measure-cuda beside dse", "",
+             "the worker program that measures one kernel (hwcal/cuda/measure_worker.cu)", "build/dse-measure-cuda"},
+            {"allow_clock_control", "boolean", "false", "",
+             "lock the SM clock to the spec's base clock for the session (NVML; --allow-clock-control)", "true"}};
+  }
+
   DeviceInfo device() const override { return device_; }
   std::optional<double> idle_power_w() override { return idle_w_; }
 
@@ -183,10 +190,7 @@ class CudaBackend final : public MeasurementBackend {
 
 }  // namespace
 
-DSE_REGISTER_FACTORY(MeasurementBackend, "cuda",
-                     "the machine's GPU: each kernel in a dse-measure-cuda worker process, timed by CUDA events",
-                     ([](const ConfigNode& block, const GpuSpec& spec) -> std::unique_ptr<MeasurementBackend> {
-                       return std::make_unique<CudaBackend>(block, spec);
-                     }))
+DSE_REGISTER_KEYED(MeasurementBackend, CudaBackend, "cuda",
+                   "the machine's GPU: each kernel in a dse-measure-cuda worker process, timed by CUDA events")
 
 }  // namespace dse

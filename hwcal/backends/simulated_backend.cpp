@@ -51,6 +51,26 @@ class SimulatedBackend final : public MeasurementBackend {
         for (const auto& name : names->items()) (key[0] == 'f' ? fail_ : hang_).insert(name.as<std::string>());
   }
 
+  static std::vector<KeySpec> declared_keys() {
+    return {{"truth", "mapping", "the default calibration", "",
+             "the GPU's true calibration, a calibration file's parameters: what the fit should recover",
+             "{gemm_efficiency: 0.85}"},
+            sharing_key("how the workers' timed loops share the GPU"),
+            {"noise_pct", "number", "1", "%", "the lognormal noise of each timed repeat (0 to 100)", "2"},
+            {"interference_pct", "number", "2", "%",
+             "each other worker slows a measurement by 0 to twice this, at random (0 to 1,000)", "5"},
+            {"outlier_rate", "number", "0.02", "",
+             "the chance of an outlier (1.5-3x) among d workers at once is this x (d - 1) / d", "0.05"},
+            {"failure_rate", "number", "0.002", "", "the chance a candidate fails, per other worker beside it", "0.01"},
+            {"setup_ms", "number", "150", "ms",
+             "a worker's set-up (0.5-1.5x this): process, CUDA context, allocations (an assumption)", "100"},
+            {"seed", "integer", "1", "", "the seed of the noise, interference, outliers and failures", "7"},
+            {"fail", "list of strings", "none", "", "candidates that always fail (planted failures)",
+             "[\"add fp16 8x64\"]"},
+            {"hang", "list of strings", "none", "", "candidates that never finish (they time out)",
+             "[\"softmax fp16 16x256\"]"}};
+  }
+
   DeviceInfo device() const override { return {spec_.display_name + " (simulated)", "", ""}; }
 
   std::optional<double> idle_power_w() override { return timer_.power().idle_w(); }
@@ -195,10 +215,7 @@ class SimulatedBackend final : public MeasurementBackend {
 
 }  // namespace
 
-DSE_REGISTER_FACTORY(MeasurementBackend, "simulated",
-                     "dse's GPU model at a true calibration, with noise, interference and faults (no GPU needed)",
-                     ([](const ConfigNode& block, const GpuSpec& spec) -> std::unique_ptr<MeasurementBackend> {
-                       return std::make_unique<SimulatedBackend>(block, spec);
-                     }))
+DSE_REGISTER_KEYED(MeasurementBackend, SimulatedBackend, "simulated",
+                   "dse's GPU model at a true calibration, with noise, interference and faults (no GPU needed)")
 
 }  // namespace dse

@@ -27,8 +27,9 @@
 namespace dse {
 
 // One key an implementation reads from its config block, declared as data beside the code that
-// reads it, so `dse list FAMILY` and the docs tables generated from it say what the code reads
-// (tests/sim/serving/test_declared_keys.cpp checks the two agree, key for key).
+// reads it, so `dse list FAMILY` and the docs tables generated from it (scripts/update_key_tables.sh)
+// say what the code reads (the DeclaredKeys tests, tests/declared_keys.h, check the two agree, key
+// for key).
 struct KeySpec {
   std::string name;
   std::string type;          // "number", "integer", "boolean", "string", "list of integers", ...
@@ -127,7 +128,8 @@ typename Interface::Factory make_factory() {
 #define DSE_REGISTRY_CONCAT(a, b) DSE_REGISTRY_CONCAT_INNER(a, b)
 
 // Registers `factory` (a callable convertible to Family::Factory) under `name`, with the keys its
-// block takes (KeySpec; {} where the family declares none).
+// block takes (KeySpec; {} where it reads none): a factory function's keys come from a function
+// beside it, as `breadth_first_keys()` does.
 #define DSE_REGISTER_ENTRY(Family, name, description, factory, keys)                       \
   namespace {                                                                              \
   [[maybe_unused]] const bool DSE_REGISTRY_CONCAT(dse_registered_, __LINE__) =             \

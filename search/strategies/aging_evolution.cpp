@@ -19,6 +19,9 @@ class AgingEvolution final : public Strategy {
  public:
   AgingEvolution(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
       : space_(space), options_(options), population_size_(read_population(params)) {}
+  static std::vector<KeySpec> declared_keys() {
+    return {population_key("the first trials, random, and the last trials a parent is drawn from")};
+  }
 
   std::vector<Trial> propose(std::int64_t n) override {
     std::vector<Trial> out;
@@ -78,7 +81,7 @@ class AgingEvolution final : public Strategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, AgingEvolution, "aging_evolution",
-             "regularised evolution: tournament of 5 from the last `population`, one-parameter mutation")
+DSE_REGISTER_KEYED(Strategy, AgingEvolution, "aging_evolution",
+                   "regularised evolution: tournament of 5 from the last `population`, one-parameter mutation")
 
 }  // namespace dse

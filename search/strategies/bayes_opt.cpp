@@ -98,6 +98,10 @@ class BayesOpt final : public GeneStrategy {
         ucb_beta_(params.param<double>("ucb_beta").in_range(0, 100).with_default(2.0)) {
     initial_ = std::max<std::int64_t>(8, 2 * static_cast<std::int64_t>(space.parameters.size()) + 2);
   }
+  static std::vector<KeySpec> declared_keys() {
+    return {{"acquisition", "string", "ei", "", "expected improvement (ei) or the upper confidence bound (ucb)", "ucb"},
+            {"ucb_beta", "number", "2", "", "ucb: the bound is mean + ucb_beta x sd (0 to 100)", "3"}};
+  }
 
   void report(const TrialResult& result) override {
     const auto& genes = genes_of(result.trial.id);
@@ -200,7 +204,7 @@ class BayesOpt final : public GeneStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, BayesOpt, "bayes_opt",
-             "Gaussian-process Bayesian optimisation: expected improvement x P(feasible), constant-liar batches")
+DSE_REGISTER_KEYED(Strategy, BayesOpt, "bayes_opt",
+                   "Gaussian-process Bayesian optimisation: expected improvement x P(feasible), constant-liar batches")
 
 }  // namespace dse

@@ -57,6 +57,9 @@ class CmaEs final : public Strategy {
         problem_(BridgeProblem{space.parameters.size(), oracle_}),
         // pagmo's cmaes refuses populations of fewer than 5.
         lambda_(static_cast<pagmo::population::size_type>(read_population(params, 5))) {}
+  static std::vector<KeySpec> declared_keys() {
+    return {population_key("points per generation; pagmo's cmaes refuses fewer than 5", 5)};
+  }
 
   std::vector<Trial> propose(std::int64_t n) override {
     std::vector<Trial> out;
@@ -137,7 +140,7 @@ class CmaEs final : public Strategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, CmaEs, "cma_es",
-             "CMA-ES (pagmo2) driven ask/tell: a generation of `population` points, restarts on convergence")
+DSE_REGISTER_KEYED(Strategy, CmaEs, "cma_es",
+                   "CMA-ES (pagmo2) driven ask/tell: a generation of `population` points, restarts on convergence")
 
 }  // namespace dse

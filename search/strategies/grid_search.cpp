@@ -21,6 +21,7 @@ class GridSearch final : public IndexedStrategy {
     }
     size_ = *size;
   }
+  static std::vector<KeySpec> declared_keys() { return {}; }
 
  private:
   std::int64_t limit() const override { return std::min(size_, options_.trials); }
@@ -41,6 +42,6 @@ class GridSearch final : public IndexedStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, GridSearch, "grid", "every combination of the parameters' levels (exhaustive)")
+DSE_REGISTER_KEYED(Strategy, GridSearch, "grid", "every combination of the parameters' levels (exhaustive)")
 
 }  // namespace dse

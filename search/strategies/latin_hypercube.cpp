@@ -26,6 +26,7 @@ class LatinHypercube final : public IndexedStrategy {
       strata_.push_back(std::move(order));
     }
   }
+  static std::vector<KeySpec> declared_keys() { return {}; }
 
  private:
   std::int64_t limit() const override { return options_.trials; }
@@ -46,6 +47,7 @@ class LatinHypercube final : public IndexedStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, LatinHypercube, "latin_hypercube", "stratified sampling: every stratum of every parameter once")
+DSE_REGISTER_KEYED(Strategy, LatinHypercube, "latin_hypercube",
+                   "stratified sampling: every stratum of every parameter once")
 
 }  // namespace dse

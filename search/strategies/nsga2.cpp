@@ -19,6 +19,9 @@ class Nsga2 final : public GeneStrategy {
  public:
   Nsga2(const SearchSpace& space, const StrategyOptions& options, const ConfigNode& params)
       : GeneStrategy(space, options), population_size_(read_population(params)) {}
+  static std::vector<KeySpec> declared_keys() {
+    return {population_key("the parents kept from one generation to the next; as many random trials first")};
+  }
 
   void report(const TrialResult& result) override {
     pool_.push_back(
@@ -115,6 +118,7 @@ class Nsga2 final : public GeneStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, Nsga2, "nsga2", "NSGA-II: non-dominated sorting and crowding, several objectives, constrained")
+DSE_REGISTER_KEYED(Strategy, Nsga2, "nsga2",
+                   "NSGA-II: non-dominated sorting and crowding, several objectives, constrained")
 
 }  // namespace dse

@@ -9,6 +9,7 @@ class RandomSearch final : public IndexedStrategy {
  public:
   RandomSearch(const SearchSpace& space, const StrategyOptions& options, const ConfigNode&)
       : space_(space), options_(options) {}
+  static std::vector<KeySpec> declared_keys() { return {}; }
 
  private:
   std::int64_t limit() const override { return options_.trials; }
@@ -25,6 +26,6 @@ class RandomSearch final : public IndexedStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, RandomSearch, "random", "uniform random sampling of the space (seeded)")
+DSE_REGISTER_KEYED(Strategy, RandomSearch, "random", "uniform random sampling of the space (seeded)")
 
 }  // namespace dse

@@ -18,6 +18,7 @@ class Sobol final : public IndexedStrategy {
     for (std::size_t p = 0; p < space.parameters.size(); ++p)
       shift_.push_back(trial_uniform(options.seed, 0, 7000 + p));
   }
+  static std::vector<KeySpec> declared_keys() { return {}; }
 
  private:
   std::int64_t limit() const override { return options_.trials; }
@@ -44,6 +45,6 @@ class Sobol final : public IndexedStrategy {
 
 }  // namespace
 
-DSE_REGISTER(Strategy, Sobol, "sobol", "Sobol low-discrepancy sequence with a seeded random shift per dimension")
+DSE_REGISTER_KEYED(Strategy, Sobol, "sobol", "Sobol low-discrepancy sequence with a seeded random shift per dimension")
 
 }  // namespace dse

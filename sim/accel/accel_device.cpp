@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/base/did_you_mean.h"
 #include "sim/accel/accel_evaluator.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
@@ -121,6 +122,18 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
   return std::make_shared<const AcceleratorDevice>(read_accelerator_spec(spec), fusion, padding, std::move(baseline),
                                                    std::vector<HardwareFile>{{file, read_config_bytes(file)}},
                                                    std::move(sharing));
+}
+
+std::vector<KeySpec> AcceleratorDevice::declared_keys() {
+  return {
+      {"accelerator", "string", "required", "",
+       "an accelerator spec name (dse list accel) or a .yaml file; any key of the spec given here overrides it",
+       "tpu_v3_like"},
+      {"fusion", "string", "exact", "",
+       "which ops run as one group with on-chip intermediates: " + join_names(fusion_mode_names()), "greedy"},
+      {"padding", "string", "auto", "",
+       "whether activation rows are padded to whole array lines in DRAM: " + join_names(padding_mode_names()), "none"},
+      sharing_key("how concurrent passes share the accelerator")};
 }
 
 void AcceleratorDevice::check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const {
@@ -298,9 +311,8 @@ RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const Accele
   return result;
 }
 
-DSE_REGISTER_FACTORY(
-    Device, "accelerator",
-    "A TPU-like accelerator template (cores x systolic arrays, buffers, DRAM), mapped, fused and timed",
-    AcceleratorDevice::from_config)
+DSE_REGISTER_ENTRY(Device, "accelerator",
+                   "A TPU-like accelerator template (cores x systolic arrays, buffers, DRAM), mapped, fused and timed",
+                   AcceleratorDevice::from_config, AcceleratorDevice::declared_keys())
 
 }  // namespace dse

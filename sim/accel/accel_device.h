@@ -30,6 +30,8 @@ class AcceleratorDevice final : public Device {
                     Sharing sharing = Sharing::automatic());
   static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
                                                    RunCache& cache);
+  // The keys from_config reads besides the spec's own (KeySpec).
+  static std::vector<KeySpec> declared_keys();
 
   const AcceleratorSpec& spec() const { return spec_; }
   FusionMode fusion() const { return fusion_; }

@@ -73,6 +73,20 @@ std::shared_ptr<const Device> GpuDevice::from_config(const ConfigNode& device, c
                                            std::vector<HardwareFile>{{gpu_file, read_config_bytes(gpu_file)}}, &cache);
 }
 
+std::vector<KeySpec> GpuDevice::declared_keys() {
+  return {{"gpu", "string", "required", "", "a GPU spec name (dse list gpu) or a .yaml file, relative to the config",
+           "h200"},
+          {"timing_model", "string", "kernel", "",
+           "how op durations are computed (dse list gpu_timing); its own keys go in this block too", "roofline"},
+          {"sm_clock_mhz", "number", "none", "MHz",
+           "a locked SM clock (nvidia-smi -lgc), one of the spec's driver table where it has one", "1500"},
+          {"power_limit_w", "number", "the spec's TDP", "W",
+           "the firmware power limit (nvidia-smi -pl), at most the spec's maximum", "500"},
+          {"power_window_ms", "number", "166.7 (1/6 s)", "ms",
+           "the firmware's power averaging window (0.001 to 60,000)", "100"},
+          sharing_key("how concurrent kernels and passes share the GPU")};
+}
+
 MetricTable GpuDevice::cheap_metrics() const {
   MetricTable metrics;
   metrics.set("tdp_w", spec_.tdp_w);
@@ -429,7 +443,7 @@ GpuDevice::Pass GpuDevice::simulate(const Experiment& experiment, double clock_m
   return pass;
 }
 
-DSE_REGISTER_FACTORY(Device, "gpu", "A GPU from its datasheet spec, timed per kernel (device.timing_model)",
-                     GpuDevice::from_config)
+DSE_REGISTER_ENTRY(Device, "gpu", "A GPU from its datasheet spec, timed per kernel (device.timing_model)",
+                   GpuDevice::from_config, GpuDevice::declared_keys())
 
 }  // namespace dse

@@ -37,9 +37,12 @@ class GpuDevice final : public Device {
             std::vector<HardwareFile> files, RunCache* cache = nullptr);
   // A spec assembled in code, with the timing model's defaults (no device block, nothing shared).
   GpuDevice(GpuSpec spec, std::string timing_model);
-  // Reads the device block: gpu (catalog name or spec file), timing_model, calibration.
+  // Reads the device block: gpu (catalog name or spec file), timing_model (which reads its own keys
+  // of the block, calibration), sm_clock_mhz, power_limit_w, power_window_ms, sharing.
   static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
                                                    RunCache& cache);
+  // The keys from_config reads itself (KeySpec), not its timing model's.
+  static std::vector<KeySpec> declared_keys();
 
   const GpuSpec& spec() const { return spec_; }
   const GpuTimingModel& timing() const { return *timing_; }

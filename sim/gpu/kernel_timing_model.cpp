@@ -19,6 +19,12 @@ class KernelTimingModel final : public GpuTimingModel {
       : timer_(spec, calibration.value_or(KernelCalibration{})),
         source_(calibration ? "calibrated (" + file + ")" : kDefaultKernelCalibrationSource) {}
 
+  static std::vector<KeySpec> declared_keys() {
+    return {{"calibration", "string", "none", "",
+             "a calibration file (dse validate kernels --fit --save-calibration), relative to the config",
+             "calibration.yaml"}};
+  }
+
   // Reads `calibration` (a file from `dse validate kernels --fit --save-calibration`, relative to
   // the experiment); models on the same spec file and calibration share one instance, and with it
   // their per-op kernel choices.
@@ -82,8 +88,8 @@ KernelWork kernel_work(const Kernel& kernel, const KernelTimer& timer, double cl
           clock_mhz};
 }
 
-DSE_REGISTER_FACTORY(GpuTimingModel, "kernel",
-                     "ops lowered to cuBLAS/PyTorch-like kernels; launch overhead + waves at the sustained clock",
-                     KernelTimingModel::make)
+DSE_REGISTER_ENTRY(GpuTimingModel, "kernel",
+                   "ops lowered to cuBLAS/PyTorch-like kernels; launch overhead + waves at the sustained clock",
+                   KernelTimingModel::make, KernelTimingModel::declared_keys())
 
 }  // namespace dse

@@ -1,5 +1,7 @@
 #include "sim/runtime/schedule_generator.h"
 
+#include <utility>
+
 namespace dse {
 
 std::vector<std::size_t> cuts_every(std::size_t ops, std::size_t segment_ops) {
@@ -7,6 +9,14 @@ std::vector<std::size_t> cuts_every(std::size_t ops, std::size_t segment_ops) {
   if (segment_ops == 0) return cuts;
   for (std::size_t end = segment_ops; end < ops; end += segment_ops) cuts.push_back(end - 1);
   return cuts;
+}
+
+std::size_t read_segment_ops(const ConfigNode& block) {
+  return static_cast<std::size_t>(block.param<std::int64_t>("segment_ops").in_range(1, 1'000'000).with_default(1));
+}
+
+KeySpec segment_ops_key(std::string help) {
+  return {"segment_ops", "integer", "1", "", std::move(help) + " (1 to 1,000,000)", "4"};
 }
 
 ScheduleSpec stream_per_tenant_schedule(const std::vector<std::shared_ptr<const Graph>>& tenants,

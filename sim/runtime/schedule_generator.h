@@ -2,13 +2,15 @@
 // schedule search (`schedule: {policy: NAME, ...}`; `dse list schedule`). One file each under
 // sim/runtime/schedules/.
 //
-// Contract: a generator reads only its own keys of the schedule block (with block.param), returns
-// a schedule that resolve_schedule accepts for any graphs (add_tenant_order_waits supplies the
-// sync points a cut tenant needs), and is a pure function of the graphs and its keys.
+// Contract: a generator reads only its own keys of the schedule block (with block.param), exactly
+// the ones it registers with (KeySpec; tests/sim/test_schedule_keys.cpp checks), returns a
+// schedule that resolve_schedule accepts for any graphs (add_tenant_order_waits supplies the sync
+// points a cut tenant needs), and is a pure function of the graphs and its keys.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/base/registry.h"
@@ -26,6 +28,11 @@ using ScheduleGeneratorRegistry = Registry<ScheduleGenerator>;
 
 // Cut positions that make segments of `segment_ops` consecutive ops from `ops` ops.
 std::vector<std::size_t> cuts_every(std::size_t ops, std::size_t segment_ops);
+
+// A generator's `segment_ops`: 1 to 1,000,000, default 1; and its declaration (KeySpec), whose help
+// says whose segments these are.
+std::size_t read_segment_ops(const ConfigNode& block);
+KeySpec segment_ops_key(std::string help);
 
 // Every tenant on its own stream (stream = tenant index, priority `priorities[t]`, default 0), cut
 // every `segment_ops` ops (0: not cut), issued breadth-first or depth-first.

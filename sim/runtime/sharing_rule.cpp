@@ -1,6 +1,7 @@
 #include "sim/runtime/sharing_rule.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace dse {
 
@@ -19,6 +20,10 @@ Sharing read_sharing(const ConfigNode& block) {
   if (name == "auto") return Sharing::automatic();
   const auto rule = make_sharing_rule(name);
   return {rule, rule};
+}
+
+KeySpec sharing_key(std::string help) {
+  return {"sharing", "string", "auto", "", std::move(help) + ": auto or a rule of dse list sharing", "proportional"};
 }
 
 void fit_to_dram_bandwidth(std::span<const ShareDemand> running, double dram_bytes_per_s, std::vector<double>& speeds) {

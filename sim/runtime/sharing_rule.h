@@ -60,8 +60,9 @@ struct Sharing {
   static Sharing automatic();
 };
 // What `block.sharing` names: `auto` (also when absent) or a registered rule; anything else is a
-// ConfigError listing them.
+// ConfigError listing them. sharing_key declares it (KeySpec) with the reader's own help.
 Sharing read_sharing(const ConfigNode& block);
+KeySpec sharing_key(std::string help);
 
 // Every work's speed scaled down together until their DRAM traffic fits `dram_bytes_per_s` (a
 // work alone never exceeds it: its solo time already includes its own traffic).

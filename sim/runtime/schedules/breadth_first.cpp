@@ -7,13 +7,17 @@ namespace dse {
 namespace {
 
 ScheduleSpec breadth_first(const std::vector<std::shared_ptr<const Graph>>& tenants, const ConfigNode& block) {
-  const auto segment_ops = block.param<std::int64_t>("segment_ops").in_range(1, 1'000'000).with_default(1);
-  return stream_per_tenant_schedule(tenants, static_cast<std::size_t>(segment_ops), {}, true);
+  return stream_per_tenant_schedule(tenants, read_segment_ops(block), {}, true);
+}
+
+std::vector<KeySpec> breadth_first_keys() {
+  return {segment_ops_key("ops of a model per segment; the models' segments are issued in turn")};
 }
 
 }  // namespace
 
-DSE_REGISTER_FACTORY(ScheduleGenerator, "breadth_first",
-                     "one stream per model, issued layer by layer across models (segment_ops: 1)", breadth_first)
+DSE_REGISTER_ENTRY(ScheduleGenerator, "breadth_first",
+                   "one stream per model, issued layer by layer across models (segment_ops: 1)", breadth_first,
+                   breadth_first_keys())
 
 }  // namespace dse

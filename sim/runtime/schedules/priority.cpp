@@ -18,14 +18,19 @@ ScheduleSpec priority(const std::vector<std::shared_ptr<const Graph>>& tenants, 
   } else {
     for (std::size_t t = 0; t < tenants.size(); ++t) priorities.push_back(static_cast<int>(tenants.size() - t));
   }
-  const auto segment_ops = block.param<std::int64_t>("segment_ops").in_range(1, 1'000'000).with_default(1);
-  return stream_per_tenant_schedule(tenants, static_cast<std::size_t>(segment_ops), priorities, true);
+  return stream_per_tenant_schedule(tenants, read_segment_ops(block), priorities, true);
+}
+
+std::vector<KeySpec> priority_keys() {
+  return {{"priorities", "list of integers", "the first model highest, then in workload order", "",
+           "one stream priority per workload model, higher first", "[1, 3, 2]"},
+          segment_ops_key("ops of a model per segment; the models' segments are issued in turn")};
 }
 
 }  // namespace
 
-DSE_REGISTER_FACTORY(ScheduleGenerator, "priority",
-                     "one stream per model with per-model priorities (priorities: [...]), issued breadth-first",
-                     priority)
+DSE_REGISTER_ENTRY(ScheduleGenerator, "priority",
+                   "one stream per model with per-model priorities (priorities: [...]), issued breadth-first", priority,
+                   priority_keys())
 
 }  // namespace dse

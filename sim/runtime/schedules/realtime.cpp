@@ -13,10 +13,9 @@ namespace {
 ScheduleSpec realtime(const std::vector<std::shared_ptr<const Graph>>& tenants, const ConfigNode& block) {
   const auto rt = static_cast<std::size_t>(
       block.param<std::int64_t>("tenant").in_range(0, static_cast<std::int64_t>(tenants.size()) - 1).with_default(0));
-  const auto segment_ops = block.param<std::int64_t>("segment_ops").in_range(1, 1'000'000).with_default(1);
   std::vector<int> priorities(tenants.size(), 0);
   priorities[rt] = 1;
-  ScheduleSpec spec = stream_per_tenant_schedule(tenants, static_cast<std::size_t>(segment_ops), priorities, true);
+  ScheduleSpec spec = stream_per_tenant_schedule(tenants, read_segment_ops(block), priorities, true);
   // The real-time tenant whole, first; the others breadth-first after it.
   spec.tenants[rt].cuts.clear();
   spec.tenants[rt].streams = {static_cast<int>(rt)};
@@ -27,10 +26,15 @@ ScheduleSpec realtime(const std::vector<std::shared_ptr<const Graph>>& tenants, 
   return spec;
 }
 
+std::vector<KeySpec> realtime_keys() {
+  return {{"tenant", "integer", "0", "", "the real-time model: its index in workload.models", "1"},
+          segment_ops_key("ops of a best-effort model per segment; their segments are issued in turn")};
+}
+
 }  // namespace
 
-DSE_REGISTER_FACTORY(ScheduleGenerator, "realtime",
-                     "a real-time model (tenant: T) on the top-priority stream, issued first; the others fill the gaps",
-                     realtime)
+DSE_REGISTER_ENTRY(ScheduleGenerator, "realtime",
+                   "a real-time model (tenant: T) on the top-priority stream, issued first; the others fill the gaps",
+                   realtime, realtime_keys())
 
 }  // namespace dse
