@@ -149,7 +149,7 @@ CalibrateOutcome calibrate(const CalibrateOptions& options) {
   s.idle_w = out.session.idle_w;
   std::vector<double> clocks, powers;
   for (const auto& sample : out.session.samples) {
-    clocks.push_back(sample.sm_clock_mhz);
+    clocks.push_back(sample.clock_mhz);
     powers.push_back(sample.power_w);
   }
   s.clocks_seen_mhz = spread(clocks);

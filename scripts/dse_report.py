@@ -121,6 +121,10 @@ class Run:
             if isinstance(g[key], h5py.Dataset):
                 d = g[key]
                 out[key] = strings(d) if d.dtype.kind in "OS" else d[()]
+        # Files written before the clock columns were named for every device kind.
+        for old, new in (("sm_clock_mhz", "clock_mhz"), ("sm_clock_after_mhz", "clock_after_mhz")):
+            if old in out and new not in out:
+                out[new] = out.pop(old)
         return out
 
 
@@ -306,7 +310,7 @@ def plot_serving(run, figs, prefix):
         axes[0].axhline(cap, color="C3", ls="--", label=f"cap {cap:g} W")
     axes[0].set_ylabel("power, W")
     axes[0].legend(fontsize=8)
-    axes[1].step(s["time_s"], s["sm_clock_mhz"], where="post", color="C1")
+    axes[1].step(s["time_s"], s["clock_mhz"], where="post", color="C1")
     axes[1].set_ylabel(clock_label)
     axes[2].plot(b["start_s"], b["size"], ".", ms=1.5, color="C2")
     axes[2].set_ylabel("batch size")
@@ -318,7 +322,7 @@ def plot_serving(run, figs, prefix):
     # Throughput and power by (batch size, clock).
     size = np.asarray(b["size"], dtype=float)
     dur = np.asarray(b["end_s"], dtype=float) - np.asarray(b["start_s"], dtype=float)
-    clock = np.asarray(b["sm_clock_mhz"], dtype=float)
+    clock = np.asarray(b["clock_mhz"], dtype=float)
     power = np.asarray(b["logged_power_w"], dtype=float)
     keep = dur > 0
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), layout="constrained")
@@ -376,7 +380,7 @@ def plot_single(run, figs, prefix):
     has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
     # The SM clock gets its own panel where the firmware moved it during the pass (a clock per window).
     p = run.columns("power") if has_power else {}
-    clock = np.asarray(p["sm_clock_mhz"], dtype=float) if has_power else np.zeros(0)
+    clock = np.asarray(p["clock_mhz"], dtype=float) if has_power else np.zeros(0)
     clock_moves = clock.size > 0 and clock.max() - clock.min() > 0.5
     use = utilization(run)
     panels = 1 + (2 if use is not None else 0) + (1 if has_power else 0) + (1 if clock_moves else 0)

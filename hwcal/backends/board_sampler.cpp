@@ -83,17 +83,19 @@ BoardSampler::~BoardSampler() {
   delete nvml_;
 }
 
-std::optional<BoardSample> BoardSampler::read() {
-  const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
+std::optional<PowerSample> BoardSampler::read() {
+  const auto t =
+      std::chrono::duration_cast<std::chrono::duration<TimePs, std::pico>>(std::chrono::steady_clock::now() - origin_)
+          .count();
   if (nvml_) {
     unsigned milliwatts = 0, mhz = 0;
     if (nvml_->power_usage(nvml_->device, &milliwatts) != 0 ||
         nvml_->clock_info(nvml_->device, kNvmlClockSm, &mhz) != 0)
       return std::nullopt;
-    return BoardSample{t, milliwatts * 1e-3, static_cast<double>(mhz)};
+    return PowerSample{t, milliwatts * 1e-3, static_cast<double>(mhz)};
   }
   if (source_ == "nvidia-smi")
-    if (const auto reading = nvidia_smi_reading()) return BoardSample{t, reading->first, reading->second};
+    if (const auto reading = nvidia_smi_reading()) return PowerSample{t, reading->first, reading->second};
   return std::nullopt;
 }
 
@@ -116,7 +118,7 @@ void BoardSampler::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::vector<BoardSample> BoardSampler::take() {
+std::vector<PowerSample> BoardSampler::take() {
   const std::lock_guard lock(mutex_);
   return std::exchange(samples_, {});
 }

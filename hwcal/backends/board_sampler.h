@@ -25,11 +25,11 @@ class BoardSampler {
 
   std::string source() const { return source_; }  // "NVML", "nvidia-smi" or "none"
   // One reading now (nullopt without a source).
-  std::optional<BoardSample> read();
+  std::optional<PowerSample> read();
   // Samples every `period_s` on a thread until stop(); take() returns those taken since the last call.
   void start(double period_s);
   void stop();
-  std::vector<BoardSample> take();
+  std::vector<PowerSample> take();
   // NVML only: the GPU's SM clock held between min and max MHz (nvmlDeviceSetGpuLockedClocks), and
   // back to the driver's control; false where it cannot (no NVML, no permission).
   bool lock_clocks(unsigned min_mhz, unsigned max_mhz);
@@ -43,7 +43,7 @@ class BoardSampler {
   std::thread thread_;
   std::atomic<bool> running_{false};
   std::mutex mutex_;
-  std::vector<BoardSample> samples_;
+  std::vector<PowerSample> samples_;
   bool clocks_locked_ = false;
 };
 

@@ -105,7 +105,7 @@ class CudaBackend final : public MeasurementBackend {
   DeviceInfo device() const override { return device_; }
   std::optional<double> idle_power_w() override { return idle_w_; }
 
-  std::vector<BoardSample> samples() override {
+  std::vector<PowerSample> samples() override {
     collect();
     if (seen_.size() > 4096) seen_.erase(seen_.begin(), seen_.end() - 2048);
     return std::exchange(pending_, {});
@@ -165,11 +165,11 @@ class CudaBackend final : public MeasurementBackend {
 
   std::optional<double> mean_power(double timed_s) {
     if (seen_.empty() || timed_s < 0.2) return std::nullopt;  // NVML averages power over ~100 ms
-    const double end = seen_.back().time_s, begin = end - timed_s;
+    const double end = seen_.back().time_s(), begin = end - timed_s;
     double sum = 0;
     int n = 0;
     for (const auto& s : seen_)
-      if (s.time_s >= begin) {
+      if (s.time_s() >= begin) {
         sum += s.power_w;
         ++n;
       }
@@ -184,8 +184,8 @@ class CudaBackend final : public MeasurementBackend {
   DeviceInfo device_;
   BoardSampler sampler_;
   std::optional<double> idle_w_;
-  std::vector<BoardSample> seen_;     // recent samples, for a measurement's mean power
-  std::vector<BoardSample> pending_;  // not yet handed to the session
+  std::vector<PowerSample> seen_;     // recent samples, for a measurement's mean power
+  std::vector<PowerSample> pending_;  // not yet handed to the session
 };
 
 }  // namespace

@@ -16,8 +16,10 @@
 // other worker adds interference_pct % at random (0 to twice that: caches and DRAM), a measurement
 // is an outlier (1.5-3x) with probability outlier_rate (d - 1) / d, and a candidate fails (out of
 // memory, a lost context) with probability failure_rate (d - 1). Names in `fail` always fail and
-// in `hang` never finish. The chunk lasts as long as its slowest worker. Board samples every 100
-// ms: idle plus each candidate's dynamic power (the power model at the truth) over its slowdown.
+// in `hang` never finish. The chunk lasts as long as its slowest worker. The board (one
+// BoardPower over the session) draws idle while the workers set up and idle plus each candidate's
+// dynamic power (the power model at the truth) over its slowdown while they loop, at most the TDP;
+// its sensor is read every 100 ms of session time.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,6 +33,7 @@
 #include "hwcal/measured_op.h"
 #include "hwcal/row_prediction.h"
 #include "sim/gpu/kernel_calibration_io.h"
+#include "sim/metrics/board_power.h"
 #include "sim/runtime/shared_resource.h"
 
 namespace dse {
@@ -75,7 +78,7 @@ class SimulatedBackend final : public MeasurementBackend {
 
   std::optional<double> idle_power_w() override { return timer_.power().idle_w(); }
 
-  std::vector<BoardSample> samples() override { return std::exchange(samples_, {}); }
+  std::vector<PowerSample> samples() override { return std::exchange(samples_, {}); }
 
   ChunkResult measure(const std::vector<const Candidate*>& chunk, const MeasureSettings& settings) override {
     const double d = static_cast<double>(chunk.size());
@@ -137,11 +140,13 @@ class SimulatedBackend final : public MeasurementBackend {
       result.wall_s = std::max(result.wall_s, m.device_s);
       result.measurements.push_back(std::move(m));
     }
-    // The board while the timed runs went on, sampled every 100 ms (the firmware holds the TDP).
-    const double start = clock_s_ + setup_s_;
-    for (double at = 0; at < timed_s; at += 0.1)
-      samples_.push_back({start + at, std::min(power_w, spec_.tdp_w), truth(*chunk.front()).clock_mhz});
+    const double clock_mhz = truth(*chunk.front()).clock_mhz, idle_w = timer_.power().idle_w();
+    const double loops_end = std::min(clock_s_ + setup_s_ + timed_s, clock_s_ + result.wall_s);
+    board_at(clock_s_, idle_w, clock_mhz);
+    board_at(std::min(clock_s_ + setup_s_, loops_end), std::min(power_w, spec_.tdp_w), clock_mhz);
+    board_at(loops_end, idle_w, clock_mhz);
     clock_s_ += result.wall_s;
+    board_at(clock_s_, idle_w, clock_mhz);
     return result;
   }
 
@@ -177,6 +182,14 @@ class SimulatedBackend final : public MeasurementBackend {
     return slowdown;
   }
 
+  // The sensor's readings up to `time_s` (session time), then the board from there on.
+  void board_at(double time_s, double power_w, double clock_mhz) {
+    const TimePs now = checked_ps(time_s * 1e12, "the simulated session's time");
+    for (TimePs at; (at = (readings_ + 1) * kSensorPeriodPs) <= now; ++readings_)
+      samples_.push_back(board_.read_sensor(at));
+    board_.set(now, power_w, clock_mhz);
+  }
+
   static KernelCalibration read_truth(const ConfigNode& block) {
     const ConfigNode* truth = block.find("truth");
     if (!truth) return {};
@@ -209,7 +222,10 @@ class SimulatedBackend final : public MeasurementBackend {
   std::set<std::string> fail_, hang_;
   std::mt19937_64 rng_;
   std::map<std::string, Truth> truths_;
-  std::vector<BoardSample> samples_;
+  static constexpr TimePs kSensorPeriodPs = 100'000'000'000;  // 100 ms, as NVML averages power
+  BoardPower board_;
+  std::int64_t readings_ = 0;  // the sensor's, so far
+  std::vector<PowerSample> samples_;
   double clock_s_ = 0;  // simulated time since the session started
 };
 

@@ -18,6 +18,7 @@
 #include "models/base/registry.h"
 #include "sim/config/config_node.h"
 #include "sim/gpu/gpu_spec.h"
+#include "sim/metrics/power_sample.h"
 
 namespace dse {
 
@@ -26,13 +27,6 @@ struct DeviceInfo {
   std::string name;    // "NVIDIA H200" (the driver's), or the simulated spec's
   std::string driver;  // driver version, "" if unknown
   std::string cuda;    // CUDA runtime version, "" if unknown
-};
-
-// A sample of the board, as NVML or nvidia-smi gives it.
-struct BoardSample {
-  double time_s = 0;  // since the session started
-  double power_w = 0;
-  double sm_clock_mhz = 0;
 };
 
 struct ChunkResult {
@@ -51,8 +45,9 @@ class MeasurementBackend {
   virtual ~MeasurementBackend() = default;
   virtual DeviceInfo device() const = 0;
   virtual ChunkResult measure(const std::vector<const Candidate*>& chunk, const MeasureSettings& settings) = 0;
-  // The board samples taken since the last call (power and SM clock while measuring).
-  virtual std::vector<BoardSample> samples() = 0;
+  // The board's sensor readings taken since the last call (power and SM clock while measuring;
+  // times since the session started).
+  virtual std::vector<PowerSample> samples() = 0;
   // The board's power with nothing running, W (nullopt where it cannot be observed).
   virtual std::optional<double> idle_power_w() = 0;
 };

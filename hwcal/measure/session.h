@@ -72,7 +72,7 @@ struct SessionResult {
   double error_vs_serial_pct = 0;
   std::optional<double> reference_serial_s;   // serial_reference: the serial session's time
   std::optional<double> reference_error_pct;  // and the session's mean error against it
-  std::vector<BoardSample> samples;
+  std::vector<PowerSample> samples;           // the board's sensor readings
   std::optional<double> idle_w;
   bool resumed = false;  // some chunks came from the journal
 };

@@ -1,5 +1,6 @@
 #include "hwcal/measure/session_journal.h"
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,7 @@ std::optional<double> optional_number(const nlohmann::json& json) {
 
 nlohmann::json result_json(std::size_t index, const CandidateResult& r) {
   return {{"i", index},
-          {"status", measure_status_name(r.status)},
+          {"status", kMeasureStatusNames.name(r.status)},
           {"message", r.message},
           {"latency_ms", r.latency_ms},
           {"parallel_ms", optional_json(r.parallel_ms)},
@@ -52,9 +53,9 @@ nlohmann::json result_json(std::size_t index, const CandidateResult& r) {
 std::pair<std::size_t, CandidateResult> result_from_json(const nlohmann::json& json) {
   if (!json.is_object()) throw std::invalid_argument("not an object");
   CandidateResult r;
-  const std::string status = text(json.at("status"));
-  if (status != "ok" && status != "failed" && status != "timeout") throw std::invalid_argument("unknown status");
-  r.status = status == "ok" ? MeasureStatus::ok : status == "failed" ? MeasureStatus::failed : MeasureStatus::timeout;
+  const auto status = kMeasureStatusNames.parse(text(json.at("status")));
+  if (!status) throw std::invalid_argument("unknown status");
+  r.status = *status;
   r.message = text(json.at("message"));
   r.latency_ms = number(json.at("latency_ms"));
   r.parallel_ms = optional_number(json.at("parallel_ms"));
@@ -82,7 +83,7 @@ void write_session_record(JsonLinesJournal& journal, const SessionRecord& record
     return;
   }
   nlohmann::json board = nlohmann::json::array();
-  for (const auto& s : record.samples) board.push_back({s.time_s, s.power_w, s.sm_clock_mhz});
+  for (const auto& s : record.samples) board.push_back({s.time_s(), s.power_w, s.clock_mhz});
   journal.append({{"dop", record.chunk->dop},
                   {"setups_s", record.setups_s},
                   {"dop_next", record.dop_next},
@@ -106,7 +107,8 @@ SessionRecord read_session_record(const nlohmann::json& json) {
   record.chunk = ChunkLog{static_cast<int>(integer(json.at("dop"))), record.results.size(),   number(json.at("error")),
                           number(json.at("failure_share")),          number(json.at("bias")), record.wall_s};
   for (const auto& s : json.at("samples"))
-    record.samples.push_back({number(s.at(0)), number(s.at(1)), number(s.at(2))});
+    record.samples.push_back(
+        {static_cast<TimePs>(std::llround(number(s.at(0)) * 1e12)), number(s.at(1)), number(s.at(2))});
   return record;
 }
 
@@ -141,6 +143,8 @@ void check_session_record(const nlohmann::json& record) {
   for (const auto& s : record.at("samples")) {
     if (!s.is_array() || s.size() != 3) throw std::invalid_argument("a sample is not [t, W, MHz]");
     for (const auto& v : s) (void)number(v);
+    if (const double t = number(s.at(0)); !(t >= 0 && t < 1e6))
+      throw std::invalid_argument("a sample's time is not within [0, 1e6) s");
   }
 }
 

@@ -24,7 +24,7 @@ struct SessionRecord {
   std::optional<ChunkLog> chunk;
   int dop_next = 1;                                              // chunk: the controller's dop after it
   double w_max = 0;                                              // chunk: and its w_max
-  std::vector<BoardSample> samples;                              // chunk: the board's samples while it ran
+  std::vector<PowerSample> samples;                              // chunk: the board's samples while it ran
   double wall_s = 0;                                             // with its re-measurements
   std::vector<double> setups_s;                                  // set-up times seen alone in it
   std::vector<std::pair<std::size_t, CandidateResult>> results;  // (candidate index, its result)

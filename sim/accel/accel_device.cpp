@@ -10,6 +10,8 @@
 #include "sim/accel/accel_evaluator.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "sim/metrics/board_power.h"
+#include "sim/metrics/power_series.h"
 #include "sim/run/experiment.h"
 #include "sim/runtime/accel_executor.h"
 
@@ -93,6 +95,10 @@ AcceleratorDevice::AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, Pa
       files_(std::move(files)),
       sharing_(std::move(sharing)) {}
 
+Sharing AcceleratorDevice::automatic_sharing() {
+  return {make_sharing_rule("proportional_dram"), make_sharing_rule("proportional")};
+}
+
 std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& device, const std::string& config_file,
                                                              RunCache& cache) {
   const ConfigNode& name = device.at("accelerator", "an accelerator spec name such as tpu_v3_like, or a .yaml file");
@@ -100,7 +106,7 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
   const FusionMode fusion = read_enum(device, "fusion", kFusionModeNames, "a fusion plan", FusionMode::exact);
   const PaddingMode padding =
       read_enum(device, "padding", kPaddingModeNames, "a tensor padding", PaddingMode::automatic);
-  Sharing sharing = read_sharing(device);
+  Sharing sharing = read_sharing(device, automatic_sharing());
   ConfigNode spec = load_config_file(file);
   spec.expect_map("an accelerator spec");
   // Key paths as the device block would write them ("device.arary: unknown key"); file and line
@@ -125,15 +131,15 @@ std::shared_ptr<const Device> AcceleratorDevice::from_config(const ConfigNode& d
 }
 
 std::vector<KeySpec> AcceleratorDevice::declared_keys() {
-  return {
-      {"accelerator", "string", "required", "",
-       "an accelerator spec name (dse list accel) or a .yaml file; any key of the spec given here overrides it",
-       "tpu_v3_like"},
-      {"fusion", "string", "exact", "",
-       "which ops run as one group with on-chip intermediates: " + join_names(fusion_mode_names()), "greedy"},
-      {"padding", "string", "auto", "",
-       "whether activation rows are padded to whole array lines in DRAM: " + join_names(padding_mode_names()), "none"},
-      sharing_key("how concurrent passes share the accelerator")};
+  return {{"accelerator", "string", "required", "",
+           "an accelerator spec name (dse list accel) or a .yaml file; any key of the spec given here overrides it",
+           "tpu_v3_like"},
+          {"fusion", "string", "exact", "",
+           "which ops run as one group with on-chip intermediates: " + join_names(kFusionModeNames.names()), "greedy"},
+          {"padding", "string", "auto", "",
+           "whether activation rows are padded to whole array lines in DRAM: " + join_names(kPaddingModeNames.names()),
+           "none"},
+          sharing_key("how concurrent work shares the accelerator: the ops of its queues and serving passes")};
 }
 
 void AcceleratorDevice::check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const {
@@ -238,7 +244,14 @@ RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const Accele
   Engine engine;
   engine.set_deadline(deadline);
   const std::vector<int> queue_of = *experiment.schedule->stream_per_tenant();
-  AccelExecutor device(engine, experiment.schedule->stream_priority.size());
+  AccelExecutor device(engine, experiment.schedule->stream_priority.size(), sharing_.kernels, spec.dram_bytes_per_s());
+  // Board power: the design's leakage at its supply, plus what the running ops draw.
+  const AcceleratorPowerArea& power = evaluations.front().power_area;
+  BoardPower board;
+  board.set(0, power.static_w, spec.clock_mhz);
+  device.load_changed().connect([&board, &power, &spec](TimePs now, const SharedResource::Load& load) {
+    board.set(now, power.static_w + load.dynamic_w, spec.clock_mhz);
+  });
   double dynamic_j = 0;
   for (std::size_t m = 0; m < experiment.models.size(); ++m) {
     const Graph& graph = *experiment.models[m].graph;
@@ -255,8 +268,10 @@ RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const Accele
       // The op's time alone is max(core, DMA) + first tiles; the first tiles count on both sides.
       const double dma_s = t.dram_bytes / spec.dram_bytes_per_s();
       const std::size_t row = result.ops.size() - 1;
+      const double alone_s = std::max(t.core_s, dma_s) + t.first_tiles_s;
       device.enqueue(static_cast<std::size_t>(queue_of[m]),
-                     {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s, [&result, row](TimePs start, TimePs end) {
+                     {t.core_s + t.first_tiles_s, dma_s + t.first_tiles_s,
+                      alone_s > 0 ? e.op_dynamic_energy_j[i] / alone_s : 0.0, [&result, row](TimePs start, TimePs end) {
                         result.ops[row].start_ps = start;
                         result.ops[row].end_ps = end;
                       }});
@@ -268,10 +283,10 @@ RunResult AcceleratorDevice::run_pass(const Experiment& experiment, const Accele
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
 
   result.close_timeline();
+  result.power = board.take_series(result.makespan_ps);
 
-  const AcceleratorPowerArea& power = evaluations.front().power_area;
   const double makespan_s = static_cast<double>(result.makespan_ps) * 1e-12;
-  const double energy_j = dynamic_j + power.static_w * makespan_s;
+  const double energy_j = series_energy_j(result.power, result.makespan_ps);
   if (dynamic_j_out) *dynamic_j_out = dynamic_j;
   double samples = 0, dram_bytes = 0;
   int fusion_groups = 0;

@@ -27,7 +27,7 @@ class AcceleratorDevice final : public Device {
   // `baseline` (tpu_v3_like) is what the *_vs_tpu_v3 metrics are relative to; null leaves them out.
   AcceleratorDevice(AcceleratorSpec spec, FusionMode fusion, PaddingMode padding,
                     std::shared_ptr<const AcceleratorSpec> baseline, std::vector<HardwareFile> files,
-                    Sharing sharing = Sharing::automatic());
+                    Sharing sharing = automatic_sharing());
   static std::shared_ptr<const Device> from_config(const ConfigNode& device, const std::string& config_file,
                                                    RunCache& cache);
   // The keys from_config reads besides the spec's own (KeySpec).
@@ -60,8 +60,12 @@ class AcceleratorDevice final : public Device {
   PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
                       WallDeadline deadline) const override;
   std::string clock_metric() const override { return "clock_mhz"; }
-  // Between serving batches (instances, tenants; a pass keeps the whole design busy, share 1).
+  // Between the ops of its queues (sim/runtime/accel_executor.h) and between serving batches
+  // (instances, tenants; a pass keeps the whole design busy, share 1).
   const Sharing& sharing() const override { return sharing_; }
+  // `auto`: `proportional_dram` between ops (cores split by what each op fills, then the DMA path
+  // shared), `proportional` between whole passes, as on a GPU.
+  static Sharing automatic_sharing();
   double dram_bytes_per_s() const override { return spec_.dram_bytes_per_s(); }
   // An assumption: no accelerator publishes its V-f table. Eight levels are as fine as the ten the
   // BatchDVFS paper gives its governor on the P40 while keeping the cost table small (each level of

@@ -12,14 +12,15 @@ AccelEvaluation evaluate_accelerator(const AccelWorkload& workload, const Accele
   out.power_area = accelerator_power_area(spec);
 
   const AcceleratorEnergy& e = out.power_area.energy;
-  double dynamic = out.dram_bytes * e.dram_byte_j;
+  double dynamic = 0;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const AccelOp& op = workload.ops[i];
     const OpMapping& map = out.mappings[i];
     const double macs = static_cast<double>(op.macs);
-    dynamic += (map.on_vector_units ? 2 * macs * e.vector_op_j : macs * e.mac_j) +
-               static_cast<double>(op.vector_ops) * e.vector_op_j + map.l1_bytes * e.l1_byte_j +
-               map.noc_bytes * e.global_byte_j;
+    out.op_dynamic_energy_j.push_back((map.on_vector_units ? 2 * macs * e.vector_op_j : macs * e.mac_j) +
+                                      static_cast<double>(op.vector_ops) * e.vector_op_j + map.l1_bytes * e.l1_byte_j +
+                                      map.noc_bytes * e.global_byte_j + out.fusion.ops[i].dram_bytes * e.dram_byte_j);
+    dynamic += out.op_dynamic_energy_j.back();
   }
   out.dynamic_energy_j = dynamic;
   out.energy_j = dynamic + out.power_area.static_w * out.latency_s;

@@ -17,6 +17,7 @@ struct AccelEvaluation {
   double dram_bytes = 0;
   double energy_j = 0;  // dynamic energy of every event plus static power over the latency
   double dynamic_energy_j = 0;
+  std::vector<double> op_dynamic_energy_j;  // per AccelWorkload op: its events and its DRAM bytes
   AcceleratorPowerArea power_area;
 };
 

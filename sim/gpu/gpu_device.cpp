@@ -13,6 +13,7 @@
 #include "models/base/checked_count.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
+#include "sim/metrics/board_power.h"
 #include "sim/metrics/power_series.h"
 #include "sim/run/experiment.h"
 #include "sim/runtime/schedule.h"
@@ -353,22 +354,16 @@ GpuDevice::Pass GpuDevice::simulate(const Experiment& experiment, double clock_m
   const double first_clock = op_clocks.empty() ? clock_mhz : op_clocks.front();
   double clock_now = first_clock, held_w = power.held_idle_w(first_clock);
   double share_ps = 0;  // kernel time weighted by the share of the GPU each fills alone
-  result.power.push_back({0, held_w, first_clock});
+  BoardPower board;
+  board.set(0, held_w, first_clock);
   gpu.kernel_started.connect([&](const KernelWork& kernel, TimePs) {
     if (kernel.clock_mhz != clock_now) {
       clock_now = kernel.clock_mhz;
       held_w = power.held_idle_w(clock_now);
     }
   });
-  gpu.dynamic_power_changed.connect([&](TimePs now, double dynamic_w) {
-    const double watts = held_w + (gpu.running() > 0 ? dynamic_w : 0.0);
-    if (result.power.back().start_ps == now) {
-      result.power.back().watts = watts;
-      result.power.back().sm_clock_mhz = clock_now;
-    } else if (result.power.back().watts != watts || result.power.back().sm_clock_mhz != clock_now) {
-      result.power.push_back({now, watts, clock_now});
-    }
-  });
+  gpu.dynamic_power_changed.connect(
+      [&](TimePs now, double dynamic_w) { board.set(now, held_w + (gpu.running() > 0 ? dynamic_w : 0.0), clock_now); });
   result.utilization.push_back({0, 0, 0});
   gpu.utilization_changed.connect([&](TimePs now, double occupancy, double bytes_per_s) {
     const UtilizationSample sample{now, occupancy, bytes_per_s * 1e-9};
@@ -435,7 +430,7 @@ GpuDevice::Pass GpuDevice::simulate(const Experiment& experiment, double clock_m
     }
   std::stable_sort(result.ops.begin(), result.ops.end(),
                    [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
-  while (result.power.size() > 1 && result.power.back().start_ps >= result.makespan_ps) result.power.pop_back();
+  result.power = board.take_series(result.makespan_ps);
   while (result.utilization.size() > 1 && result.utilization.back().start_ps >= result.makespan_ps)
     result.utilization.pop_back();
   if (result.makespan_ps > 0) pass.gpu_share = std::min(1.0, share_ps / static_cast<double>(result.makespan_ps));

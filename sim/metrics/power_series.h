@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "sim/run/run_result.h"
+#include "sim/metrics/power_sample.h"
 
 namespace dse {
 
@@ -11,7 +11,8 @@ namespace dse {
 // read at any time (clamped to [0, end_ps]) in log time.
 class StepIntegral {
  public:
-  StepIntegral(const std::vector<PowerSample>& series, TimePs end_ps, double PowerSample::*field = &PowerSample::watts);
+  StepIntegral(const std::vector<PowerSample>& series, TimePs end_ps,
+               double PowerSample::*field = &PowerSample::power_w);
   double until(TimePs t) const;  // field x seconds
   double between(TimePs from, TimePs to) const { return until(to) - until(from); }
 
@@ -24,7 +25,7 @@ class StepIntegral {
 
 // The integral of the series over [0, end_ps], joules.
 double series_energy_j(const std::vector<PowerSample>& series, TimePs end_ps);
-// The SM clock averaged over [0, end_ps] (the first sample's when the series has no length).
+// The clock averaged over [0, end_ps] (the first sample's when the series has no length).
 double series_mean_clock_mhz(const std::vector<PowerSample>& series, TimePs end_ps);
 // The highest mean power over any window of `window_ps` within [0, end_ps]; the mean over the
 // whole run when it is shorter than the window.

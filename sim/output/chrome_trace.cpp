@@ -53,35 +53,35 @@ std::string chrome_trace_json(const RunResult& result) {
                         {"cat", "batch"},
                         {"ts", b.start_s * 1e6},
                         {"dur", (b.end_s - b.start_s) * 1e6},
-                        {"args", {{"size", b.size}, {"sm_clock_mhz", b.clock_mhz}}}});
+                        {"args", {{"size", b.size}, {"clock_mhz", b.clock_mhz}}}});
       events.push_back({{"ph", "C"},
                         {"pid", 0},
                         {"name", fmt::format("batch_size_tenant{}", b.tenant)},
                         {"ts", b.start_s * 1e6},
                         {"args", {{"batch", b.size}}}});
     }
-    for (const SensorSample& s : t.sensor)
+    for (const PowerSample& s : t.sensor)
       events.push_back({{"ph", "C"},
                         {"pid", 0},
                         {"name", "power_sensor_w"},
-                        {"ts", s.time_s * 1e6},
+                        {"ts", s.time_s() * 1e6},
                         {"args", {{"power_w", s.power_w}}}});
   }
-  // Counters (Perfetto and chrome://tracing draw them as tracks): board power and SM clock.
+  // Counters (Perfetto and chrome://tracing draw them as tracks): board power and clock.
   double clock_mhz = -1;
   for (const auto& sample : result.power) {
     events.push_back({{"ph", "C"},
                       {"pid", 0},
                       {"name", "power_w"},
-                      {"ts", ps_to_us(sample.start_ps)},
-                      {"args", {{"power_w", sample.watts}}}});
-    if (sample.sm_clock_mhz == clock_mhz) continue;
-    clock_mhz = sample.sm_clock_mhz;
+                      {"ts", ps_to_us(sample.time_ps)},
+                      {"args", {{"power_w", sample.power_w}}}});
+    if (sample.clock_mhz == clock_mhz) continue;
+    clock_mhz = sample.clock_mhz;
     events.push_back({{"ph", "C"},
                       {"pid", 0},
-                      {"name", "sm_clock_mhz"},
-                      {"ts", ps_to_us(sample.start_ps)},
-                      {"args", {{"sm_clock_mhz", clock_mhz}}}});
+                      {"name", "clock_mhz"},
+                      {"ts", ps_to_us(sample.time_ps)},
+                      {"args", {{"clock_mhz", clock_mhz}}}});
   }
   // SM occupancy (%) and DRAM bandwidth (GB/s) of the running kernels.
   for (const auto& sample : result.utilization) {
@@ -101,7 +101,7 @@ std::string chrome_trace_json(const RunResult& result) {
                       {"pid", 0},
                       {"name", "power_w"},
                       {"ts", ps_to_us(result.makespan_ps)},
-                      {"args", {{"power_w", result.power.back().watts}}}});
+                      {"args", {{"power_w", result.power.back().power_w}}}});
   }
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }

@@ -59,14 +59,14 @@ void write_ops(Hdf5File& file, const RunResult& result) {
   file.strings("/ops/bound", column(rows, [](const OpRecord& r) { return r.bound; }));
 }
 
-// The board power over the run (GPU runs): one row per step of the piecewise-constant series.
+// The board power and clock over the run: one row per step of the piecewise-constant series.
 void write_power(Hdf5File& file, const RunResult& result) {
   if (result.power.empty()) return;
   const auto& rows = result.power;
   file.group("/power");
-  file.doubles("/power/start_us", column(rows, [](const PowerSample& p) { return ps_to_us(p.start_ps); }));
-  file.doubles("/power/power_w", column(rows, [](const PowerSample& p) { return p.watts; }));
-  file.doubles("/power/sm_clock_mhz", column(rows, [](const PowerSample& p) { return p.sm_clock_mhz; }));
+  file.doubles("/power/start_us", column(rows, [](const PowerSample& p) { return ps_to_us(p.time_ps); }));
+  file.doubles("/power/power_w", column(rows, [](const PowerSample& p) { return p.power_w; }));
+  file.doubles("/power/clock_mhz", column(rows, [](const PowerSample& p) { return p.clock_mhz; }));
 }
 
 // SM occupancy and DRAM bandwidth over the run (GPU runs), one row per step, like /power.
@@ -104,19 +104,19 @@ void write_serving(Hdf5File& file, const RunResult& result) {
   file.integers("/serving/batches/size", column(t.batches, [](const ServedBatch& b) { return std::int64_t{b.size}; }));
   file.doubles("/serving/batches/start_s", column(t.batches, [](const ServedBatch& b) { return b.start_s; }));
   file.doubles("/serving/batches/end_s", column(t.batches, [](const ServedBatch& b) { return b.end_s; }));
-  file.doubles("/serving/batches/sm_clock_mhz", column(t.batches, [](const ServedBatch& b) { return b.clock_mhz; }));
+  file.doubles("/serving/batches/clock_mhz", column(t.batches, [](const ServedBatch& b) { return b.clock_mhz; }));
   file.doubles("/serving/batches/logged_power_w",
                column(t.batches, [](const ServedBatch& b) { return b.logged_power_w; }));
   file.group("/serving/sensor");
-  file.doubles("/serving/sensor/time_s", column(t.sensor, [](const SensorSample& s) { return s.time_s; }));
-  file.doubles("/serving/sensor/power_w", column(t.sensor, [](const SensorSample& s) { return s.power_w; }));
-  file.doubles("/serving/sensor/sm_clock_mhz", column(t.sensor, [](const SensorSample& s) { return s.clock_mhz; }));
+  file.doubles("/serving/sensor/time_s", column(t.sensor, [](const PowerSample& s) { return s.time_s(); }));
+  file.doubles("/serving/sensor/power_w", column(t.sensor, [](const PowerSample& s) { return s.power_w; }));
+  file.doubles("/serving/sensor/clock_mhz", column(t.sensor, [](const PowerSample& s) { return s.clock_mhz; }));
   file.group("/serving/actions");
   file.doubles("/serving/actions/time_s", column(t.actions, [](const GovernorAction& a) { return a.time_s; }));
   file.doubles("/serving/actions/reading_w", column(t.actions, [](const GovernorAction& a) { return a.reading_w; }));
   file.integers("/serving/actions/batch_after",
                 column(t.actions, [](const GovernorAction& a) { return std::int64_t{a.batch_after}; }));
-  file.doubles("/serving/actions/sm_clock_after_mhz",
+  file.doubles("/serving/actions/clock_after_mhz",
                column(t.actions, [](const GovernorAction& a) { return a.clock_after_mhz; }));
 }
 

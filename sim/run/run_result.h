@@ -10,6 +10,7 @@
 #include "models/zoo/zoo.h"
 #include "sim/engine/engine.h"
 #include "sim/metrics/metric_table.h"
+#include "sim/metrics/power_sample.h"
 
 namespace dse {
 
@@ -43,13 +44,6 @@ struct ModelResult {
   double throughput_per_s() const { return params.batch / (latency_ms() * 1e-3); }
 };
 
-// Board power from `start_ps` until the next sample (or the end of the run), watts.
-struct PowerSample {
-  TimePs start_ps = 0;
-  double watts = 0;
-  double sm_clock_mhz = 0;
-};
-
 // What the GPU's running kernels hold from `start_ps` until the next sample: the share of its
 // block slots (SM occupancy, 0..1) and the DRAM bandwidth they pull.
 struct UtilizationSample {
@@ -73,7 +67,7 @@ struct RunResult {
   std::string schedule_summary;  // ResolvedSchedule::summary()
   TimePs makespan_ps = 0;
   MetricTable metrics;  // every number the run reports (sim/metrics/metric_catalog.h)
-  // Piecewise-constant board power over [0, makespan] (GPU runs; empty where a device has none).
+  // Piecewise-constant board power and clock over [0, makespan] (sim/metrics/board_power.h).
   std::vector<PowerSample> power;
   // Piecewise-constant SM occupancy and DRAM bandwidth over [0, makespan] (GPU runs).
   std::vector<UtilizationSample> utilization;

@@ -1,55 +1,51 @@
-// The accelerator as two shared resources in the engine: the cores (arrays, vector units, on-chip
-// network) and the DMA path to DRAM. Each op needs `core_s` seconds of the whole cores and `dma_s`
-// seconds of the whole DMA bandwidth (its first-tile latency counted in both); alone it takes
-// max(core_s, dma_s), its transfers overlapping its compute (double buffering).
+// The accelerator's op queues on the shared-resource executor (sim/runtime/shared_resource.h). An
+// op needs `core_s` of the whole cores (arrays, vector units, on-chip network) and `dma_s` of the
+// whole DMA path to DRAM (its first-tile latency counted in both); alone it takes max(core_s, dma_s),
+// its transfers overlapping its compute (double buffering). So it fills core_s / max(...) of the
+// cores and moves dma_s x the DRAM bandwidth.
 //
-// Ops from different queues (models with `stream_per_model`) run at the same time: every running
-// op progresses at the same rate R, the largest for which neither resource is oversubscribed,
-// R = 1 / max(sum of core_s, sum of dma_s) over the running ops, recomputed whenever one starts or
-// ends. A memory-bound op of one model thus hides under a compute-bound op of another, and two ops
-// that need the same resource share it. Ops of one queue run in order, one at a time.
+// Each queue runs its ops in order, one at a time. Ops of different queues (models with
+// `stream_per_model`) run at once and share the cores and the DMA path by the device's sharing rule
+// between ops (`proportional_dram` under `auto`: the cores split in proportion to what each op
+// fills, then DRAM traffic scaled to fit the bandwidth), re-rated whenever one starts or ends. A
+// memory-bound op of one model thus hides under a compute-bound op of another.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/engine/engine.h"
+#include "sim/runtime/shared_resource.h"
 
 namespace dse {
 
 struct AccelTask {
   double core_s = 0;
   double dma_s = 0;
+  double dynamic_w = 0;                                // its dynamic power alone (event energy / time alone)
   std::function<void(TimePs start, TimePs end)> done;  // called when it completes
 };
 
 class AccelExecutor {
  public:
-  AccelExecutor(Engine& engine, std::size_t queues) : engine_(engine), queues_(queues) {}
+  AccelExecutor(Engine& engine, std::size_t queues, std::shared_ptr<const SharingRule> rule, double dram_bytes_per_s);
   // Appends a task to queue `q`; call before start().
   void enqueue(std::size_t q, AccelTask task) { queues_.at(q).push_back(std::move(task)); }
-  // Schedules the first task of every queue at the engine's current time.
+  // Starts the first task of every queue at the engine's current time.
   void start();
+  // What the running ops hold (their dynamic power at the speeds granted), at every start and end.
+  Signal<TimePs, const SharedResource::Load&>& load_changed() { return device_.load_changed; }
 
  private:
-  struct Running {
-    std::size_t queue;
-    std::size_t index;  // in its queue
-    TimePs start;
-    double remaining;  // fraction of the task left
-  };
   void launch_next(std::size_t q);
-  void advance();     // progresses the running tasks to now
-  void reschedule();  // plans the next completion event
 
   Engine& engine_;
+  SharedResource device_;
+  double dram_bytes_per_s_;
   std::vector<std::vector<AccelTask>> queues_;
   std::vector<std::size_t> next_;
-  std::vector<Running> running_;
-  TimePs last_update_ = 0;
-  double rate_ = 0;               // fraction of a task per second, the same for every running task
-  std::uint64_t generation_ = 0;  // invalidates completion events planned before a change
 };
 
 }  // namespace dse

@@ -13,11 +13,11 @@ std::shared_ptr<const SharingRule> make_sharing_rule(std::string_view name) {
 
 Sharing Sharing::automatic() { return {make_sharing_rule("leftover"), make_sharing_rule("proportional")}; }
 
-Sharing read_sharing(const ConfigNode& block) {
+Sharing read_sharing(const ConfigNode& block, const Sharing& automatic) {
   std::vector<std::string> names = SharingRegistry::instance().names();
   names.insert(names.begin(), "auto");
   const std::string name = block.param<std::string>("sharing").one_of(names, "a sharing rule").with_default("auto");
-  if (name == "auto") return Sharing::automatic();
+  if (name == "auto") return automatic;
   const auto rule = make_sharing_rule(name);
   return {rule, rule};
 }

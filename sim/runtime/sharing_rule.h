@@ -59,9 +59,10 @@ struct Sharing {
   std::shared_ptr<const SharingRule> passes;
   static Sharing automatic();
 };
-// What `block.sharing` names: `auto` (also when absent) or a registered rule; anything else is a
-// ConfigError listing them. sharing_key declares it (KeySpec) with the reader's own help.
-Sharing read_sharing(const ConfigNode& block);
+// What `block.sharing` names: `auto` (also when absent: `automatic`, the device kind's own) or a
+// registered rule; anything else is a ConfigError listing them. sharing_key declares it (KeySpec)
+// with the reader's own help.
+Sharing read_sharing(const ConfigNode& block, const Sharing& automatic = Sharing::automatic());
 KeySpec sharing_key(std::string help);
 
 // Every work's speed scaled down together until their DRAM traffic fits `dram_bytes_per_s` (a

@@ -16,16 +16,6 @@ bool any_slo(const ServingSpec& spec) {
 
 TimePs to_ps(double s) { return checked_ps(s * 1e12, "a serving window bound"); }
 
-// The integral of the series' SM clock over [0, end], MHz s.
-double clock_integral(const std::vector<PowerSample>& series, TimePs end_ps) {
-  double sum = 0;
-  for (std::size_t i = 0; i < series.size() && series[i].start_ps < end_ps; ++i) {
-    const TimePs until = i + 1 < series.size() ? std::min(series[i + 1].start_ps, end_ps) : end_ps;
-    sum += series[i].sm_clock_mhz * ps_to_ms(until - series[i].start_ps) * 1e-3;
-  }
-  return sum;
-}
-
 struct TenantStats {
   std::vector<double> latency_ms;
   std::vector<double> queue_ms;
@@ -132,8 +122,8 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   const double energy_j =
       result.power.empty() ? 0.0 : series_energy_j(result.power, end_ps) - series_energy_j(result.power, start_ps);
   double peak_w = 0;
-  for (const SensorSample& s : trace.sensor)
-    if (s.time_s > start && s.time_s <= end) peak_w = std::max(peak_w, s.power_w);
+  for (const PowerSample& s : trace.sensor)
+    if (s.time_s() > start && s.time_s() <= end) peak_w = std::max(peak_w, s.power_w);
   const double avg_w = energy_j / span_s;
   const double throughput = count / span_s;
   m.set("energy_j", energy_j);
@@ -141,9 +131,10 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
   m.set("power_peak_w", peak_w);
   if (count > 0) m.set("energy_per_inference_j", energy_j / count);  // none completed: none to divide by
   m.set("perf_per_w", avg_w > 0 ? throughput / avg_w : 0.0);
-  const double clock = result.power.empty()
-                           ? 0.0
-                           : (clock_integral(result.power, end_ps) - clock_integral(result.power, start_ps)) / span_s;
+  const double clock =
+      result.power.empty()
+          ? 0.0
+          : StepIntegral(result.power, end_ps, &PowerSample::clock_mhz).between(start_ps, end_ps) / span_s;
   m.set(experiment.device->clock_metric(), clock);
   const MetricTable cheap = experiment.device->cheap_metrics();
   for (const auto& entry : cheap.entries()) m.set(entry.name, entry.value);
@@ -155,9 +146,9 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
     // Consecutive control periods of the window; one is over the cap when a reading in it is.
     const auto periods = static_cast<std::size_t>(std::max(1.0, std::ceil(span_s / period)));
     std::vector<char> over(periods, 0);
-    for (const SensorSample& s : trace.sensor) {
-      if (s.time_s <= start || s.time_s > end || s.power_w <= cap) continue;
-      over[std::min(periods - 1, static_cast<std::size_t>((s.time_s - start) / period))] = 1;
+    for (const PowerSample& s : trace.sensor) {
+      if (s.time_s() <= start || s.time_s() > end || s.power_w <= cap) continue;
+      over[std::min(periods - 1, static_cast<std::size_t>((s.time_s() - start) / period))] = 1;
     }
     m.set("power_cap_w", cap);
     m.set("periods_over_cap_share",

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "models/base/errors.h"
+#include "sim/metrics/board_power.h"
 #include "sim/runtime/schedule.h"
 #include "sim/runtime/shared_resource.h"
 #include "sim/serving/batch_cost_table.h"
@@ -62,7 +63,7 @@ class ServingRun {
         trace_(std::make_shared<ServingTrace>()) {
     engine_.set_deadline(deadline);
     device_.load_changed.connect([this](TimePs, const SharedResource::Load& load) {
-      advance();
+      track_busy();
       dynamic_w_ = load.dynamic_w;
       power_changed();
     });
@@ -95,9 +96,9 @@ class ServingRun {
   void wake(std::size_t tenant, double time_s);
   void start_batch(std::size_t tenant, int size);
   void batch_done(std::size_t batch_index);
-  void advance();  // brings energy and busy time up to now
+  void track_busy();  // brings the busy time up to now
   double board_w() const;
-  void power_changed();
+  void power_changed();  // tells the board what it draws now
   int clock_level() const { return knobs_.clock_level; }
   double clock_mhz() const;
 
@@ -126,8 +127,8 @@ class ServingRun {
   // leakage (an H200 with a process on it drew 124 W idle at boost against 80 W with none,
   // docs/power.md). 0 until the first batch.
   double idle_static_w_ = 0;
-  double last_advance_s_ = 0;
-  double energy_j_ = 0;        // since the start
+  BoardPower board_;
+  double busy_since_s_ = 0;    // busy_s_ counts up to then
   double busy_s_ = 0;          // time with a batch running, since the start
   double hold_until_s_ = 0;    // dispatch waits for a clock change until then
   double last_clock_mhz_ = 0;  // without clock levels: the clock the last batch ran at (before one, a pass's)
@@ -137,7 +138,6 @@ class ServingRun {
   double last_action_s_ = 0;
   double busy_at_action_s_ = 0;  // busy_s_ then
   double window_max_w_ = -1;     // highest reading since the governor last acted (-1: none)
-  double last_sample_energy_j_ = 0;
   double last_sample_w_ = 0;
   std::vector<std::size_t> latencies_since_action_;  // requests completed since then
 };
@@ -251,7 +251,7 @@ double ServingRun::clock_mhz() const {
 }
 
 void ServingRun::start_batch(std::size_t tenant, int size) {
-  advance();
+  track_busy();
   TenantState& t = tenants_[tenant];
   RunningBatch batch;
   batch.cost = costs_.at(tenant, size, clock_level());
@@ -287,35 +287,18 @@ double ServingRun::board_w() const {
 }
 
 void ServingRun::power_changed() {
-  const TimePs now = engine_.now();
-  const double watts = board_w();
   if (!running_.empty()) last_clock_mhz_ = running_.back().cost.clock_mhz;
-  const double mhz = clock_level() >= 0 ? clock_mhz() : last_clock_mhz_;
-  auto& series = result_.power;
-  if (!series.empty() && series.back().start_ps == now) {
-    series.back().watts = watts;
-    series.back().sm_clock_mhz = mhz;
-    // Changes at one instant (a batch leaving the device, then its leakage) that end where the
-    // series stood before leave no sample.
-    if (series.size() >= 2 && series[series.size() - 2].watts == watts && series[series.size() - 2].sm_clock_mhz == mhz)
-      series.pop_back();
-  } else if (series.empty() || series.back().watts != watts || series.back().sm_clock_mhz != mhz) {
-    series.push_back({now, watts, mhz});
-  }
+  board_.set(engine_.now(), board_w(), clock_level() >= 0 ? clock_mhz() : last_clock_mhz_);
 }
 
-void ServingRun::advance() {
+void ServingRun::track_busy() {
   const double now = now_s();
-  const double dt = now - last_advance_s_;
-  if (dt > 0) {
-    energy_j_ += board_w() * dt;
-    if (!running_.empty()) busy_s_ += dt;
-  }
-  last_advance_s_ = now;
+  if (!running_.empty()) busy_s_ += now - busy_since_s_;
+  busy_since_s_ = now;
 }
 
 void ServingRun::batch_done(std::size_t batch_index) {
-  advance();
+  track_busy();
   const double now = now_s();
   const auto it = std::find_if(running_.begin(), running_.end(),
                                [batch_index](const RunningBatch& b) { return b.batch_index == batch_index; });
@@ -350,7 +333,6 @@ void ServingRun::apply(const ServingKnobs& knobs) {
   knobs_ = {t.policy->batch(), knobs.clock_level};
   if (clock_changed) {
     hold_until_s_ = std::max(hold_until_s_, now_s() + spec_.clock_change_s);
-    advance();
     power_changed();
   }
 }
@@ -368,9 +350,7 @@ void ServingRun::maybe_act() {
     std::vector<double> ms;
     ms.reserve(latencies_since_action_.size());
     for (const std::size_t r : latencies_since_action_) ms.push_back(trace_->requests[r].latency_s() * 1e3);
-    const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(ms.size()))) - 1;
-    std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(k), ms.end());
-    reading.latency_p99_ms = ms[k];
+    reading.latency_p99_ms = nearest_rank_percentile(ms, 0.99);
   }
   const ServingKnobs before = knobs_;
   const double before_mhz = clock_mhz();
@@ -388,13 +368,10 @@ bool ServingRun::finished() const {
 }
 
 void ServingRun::sense() {
-  advance();
-  const double watts = (energy_j_ - last_sample_energy_j_) / spec_.sensor_period_s;
-  last_sample_energy_j_ = energy_j_;
-  last_sample_w_ = watts;
-  window_max_w_ = std::max(window_max_w_, watts);
-  const double mhz = clock_level() >= 0 ? clock_mhz() : last_clock_mhz_;
-  trace_->sensor.push_back({now_s(), watts, mhz});
+  const PowerSample reading = board_.read_sensor(engine_.now());
+  last_sample_w_ = reading.power_w;
+  window_max_w_ = std::max(window_max_w_, reading.power_w);
+  trace_->sensor.push_back(reading);
   if (!finished()) at_s(now_s() + spec_.sensor_period_s, [this] { sense(); });
 }
 
@@ -456,13 +433,14 @@ RunResult ServingRun::run() {
   }
   at_s(spec_.sensor_period_s, [this] { sense(); });
   engine_.run();
-  advance();
+  track_busy();
 
   trace_->end_s = now_s();
   trace_->window_start_s = spec_.warmup_s;
   trace_->window_end_s = spec_.duration_s ? *spec_.duration_s : trace_->end_s;
   trace_->passes_simulated = costs_.passes_simulated();
   result_.makespan_ps = engine_.now();
+  result_.power = board_.take_series(result_.makespan_ps);
   add_serving_metrics(result_, *trace_, experiment_);
   result_.serving = trace_;
   return std::move(result_);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/power_sample.h"
+
 namespace dse {
 
 struct ServedRequest {
@@ -33,14 +35,6 @@ struct ServedBatch {
   double logged_power_w = 0;
 };
 
-// One reading of the power sensor: the board power averaged over the sensor period ending at
-// time_s, as nvidia-smi's power.draw is.
-struct SensorSample {
-  double time_s = 0;
-  double power_w = 0;
-  double clock_mhz = 0;
-};
-
 struct GovernorAction {
   double time_s = 0;
   double reading_w = 0;  // the highest reading since the previous action (what it acted on)
@@ -52,7 +46,7 @@ struct ServingTrace {
   std::vector<std::string> tenant_models;
   std::vector<ServedRequest> requests;  // in arrival order
   std::vector<ServedBatch> batches;     // in start order
-  std::vector<SensorSample> sensor;
+  std::vector<PowerSample> sensor;      // the power sensor's readings, one per sensor period
   std::vector<GovernorAction> actions;
   std::string governor;               // its registry name; "" without one
   std::optional<double> power_cap_w;  // the governor's cap

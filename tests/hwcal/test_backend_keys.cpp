@@ -42,12 +42,12 @@ std::string measured(const std::string& name, const ConfigNode& block) {
     const ChunkResult result = backend->measure(*chunk, settings);
     seen += " chunk " + std::to_string(result.wall_s);
     for (const Measurement& m : result.measurements)
-      seen += " " + measure_status_name(m.status) + ":" + std::to_string(m.latency_ms) + ":" +
+      seen += " " + kMeasureStatusNames.name(m.status) + ":" + std::to_string(m.latency_ms) + ":" +
               std::to_string(m.power_w.value_or(-1));
   }
   const auto samples = backend->samples();
   seen += " samples " + std::to_string(samples.size());
-  for (const BoardSample& s : samples) seen += " " + std::to_string(s.power_w) + "@" + std::to_string(s.sm_clock_mhz);
+  for (const PowerSample& s : samples) seen += " " + std::to_string(s.power_w) + "@" + std::to_string(s.clock_mhz);
   return seen + " idle " + std::to_string(backend->idle_power_w().value_or(-1));
 }
 

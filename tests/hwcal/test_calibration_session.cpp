@@ -53,7 +53,7 @@ class ScriptedBackend final : public MeasurementBackend {
   std::set<std::string> inflated;
   int chunks = 0, stop_after = -1;
   DeviceInfo device() const override { return {"scripted", "", ""}; }
-  std::vector<BoardSample> samples() override { return {}; }
+  std::vector<PowerSample> samples() override { return {}; }
   std::optional<double> idle_power_w() override { return std::nullopt; }
   ChunkResult measure(const std::vector<const Candidate*>& chunk, const MeasureSettings&) override {
     if (chunks++ == stop_after) throw std::runtime_error("killed");

@@ -382,25 +382,59 @@ output: ~
 }
 
 // Hand-computed: A needs 10 s of cores and 2 s of DMA, B 1 s and 10 s. One after the other: 10 + 10.
-// On two queues both progress at 1 / max(10 + 1, 2 + 10) per second and end together at 12 s.
+// On two queues under proportional_dram: A fills the cores (share 1), B a tenth, so each runs at
+// 1 / 1.1; their DMA demand is then (0.2 + 1.0) / 1.1 of the path, scaled to fit: both at 1 / 1.2
+// and both end at 12 s. Two compute-bound ops of 1 s and 3 s split the cores: 2 s and 4 s.
 TEST(AccelExecutor, SharesCoresAndDmaBetweenQueues) {
-  const auto run = [](bool two_queues) {
+  const auto run = [](bool two_queues, AccelTask a, AccelTask b) {
     Engine engine;
-    AccelExecutor device(engine, two_queues ? 2 : 1);
+    AccelExecutor device(engine, two_queues ? 2 : 1, make_sharing_rule("proportional_dram"), 1.0);
     std::vector<std::pair<TimePs, TimePs>> spans(2);
-    device.enqueue(0, {10, 2, [&spans](TimePs s, TimePs e) { spans[0] = {s, e}; }});
-    device.enqueue(two_queues ? 1 : 0, {1, 10, [&spans](TimePs s, TimePs e) { spans[1] = {s, e}; }});
+    a.done = [&spans](TimePs s, TimePs e) { spans[0] = {s, e}; };
+    b.done = [&spans](TimePs s, TimePs e) { spans[1] = {s, e}; };
+    device.enqueue(0, a);
+    device.enqueue(two_queues ? 1 : 0, b);
     engine.schedule_at(0, [&device] { device.start(); });
     engine.run();
     return spans;
   };
-  const auto serial = run(false), shared = run(true);
+  const AccelTask a{10, 2, 0, {}}, b{1, 10, 0, {}};
+  const auto serial = run(false, a, b), shared = run(true, a, b);
   EXPECT_EQ(serial[0], (std::pair<TimePs, TimePs>{0, 10'000'000'000'000}));
   EXPECT_EQ(serial[1], (std::pair<TimePs, TimePs>{10'000'000'000'000, 20'000'000'000'000}));
   EXPECT_EQ(shared[0].first, 0);
   EXPECT_EQ(shared[1].first, 0);
   EXPECT_NEAR(static_cast<double>(shared[0].second), 12e12, 2);
   EXPECT_NEAR(static_cast<double>(shared[1].second), 12e12, 2);
+  const auto compute = run(true, {1, 0, 0, {}}, {3, 0, 0, {}});
+  EXPECT_NEAR(static_cast<double>(compute[0].second), 2e12, 2);
+  EXPECT_NEAR(static_cast<double>(compute[1].second), 4e12, 2);
+}
+
+// The one-pass run's board power: leakage plus each op's event energy over its time, so the
+// series integrates to the energy the run reports, and it moves with the ops.
+TEST(AcceleratorRun, PowerSeriesIntegratesToTheEnergy) {
+  ConfigNode config = load_config_text(R"(name: t
+workload:
+  models: [{name: resnet50, batch: 4, dtype: bf16}]
+device: {accelerator: tpu_v3_like}
+output: ~
+)",
+                                       "t.yaml");
+  const RunResult r = run_experiment(read_experiment(config, "t.yaml"));
+  ASSERT_GT(r.power.size(), 2u);
+  double joules = 0, lowest = r.power.front().power_w, highest = lowest;
+  for (std::size_t i = 0; i < r.power.size(); ++i) {
+    const TimePs end = i + 1 < r.power.size() ? r.power[i + 1].time_ps : r.makespan_ps;
+    joules += r.power[i].power_w * static_cast<double>(end - r.power[i].time_ps) * 1e-12;
+    lowest = std::min(lowest, r.power[i].power_w);
+    highest = std::max(highest, r.power[i].power_w);
+    EXPECT_GE(r.power[i].power_w, r.metrics.at("static_w") - 1e-9);
+    EXPECT_DOUBLE_EQ(r.power[i].clock_mhz, r.power.front().clock_mhz);
+  }
+  EXPECT_NEAR(joules, r.metrics.at("energy_j"), 1e-9 * joules);
+  EXPECT_GT(highest, 1.2 * lowest);  // compute-heavy ops draw more than memory-bound ones
+  EXPECT_GT(r.power.front().clock_mhz, 0);
 }
 
 TEST(AcceleratorRun, TpuV3LikeAsXlaCompilesIsTheBaseline) {

@@ -29,8 +29,8 @@ std::string device_of(const std::string&, const ConfigNode& block) {
   const auto device = read_device(block, "device.yaml", cache);
   std::string seen = device->kind() + "|" + device->name() + "|" + device->display_name() + "|" +
                      device->timing_model() + "|" + device->calibration();
-  for (const auto& entry : device->cheap_metrics().entries())
-    seen += " " + entry.name + "=" + std::to_string(entry.value);
+  const MetricTable cheap = device->cheap_metrics();  // entries() refers into it
+  for (const auto& entry : cheap.entries()) seen += " " + entry.name + "=" + std::to_string(entry.value);
   for (const auto& point : device->operating_points()) seen += " " + std::to_string(point.clock_mhz);
   for (const auto& file : device->hardware_files()) seen += " " + file.path;
   return seen;

@@ -53,8 +53,8 @@ TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
   ASSERT_FALSE(result.power.empty());
   double joules = 0;
   for (std::size_t i = 0; i < result.power.size(); ++i) {
-    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
-    joules += result.power[i].watts * static_cast<double>(end - result.power[i].start_ps) * 1e-12;
+    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].time_ps : result.makespan_ps;
+    joules += result.power[i].power_w * static_cast<double>(end - result.power[i].time_ps) * 1e-12;
   }
   EXPECT_NEAR(result.metrics.at("energy_j"), joules, 1e-12 * joules);
   EXPECT_NEAR(result.metrics.at("power_avg_w"), joules / (result.latency_ms() * 1e-3), 1e-9);
@@ -67,8 +67,8 @@ TEST(GpuPower, EnergyIsTheIntegralOfThePowerSeries) {
                                        .held_idle_w(result.metrics.at("sm_clock_mhz"));
   EXPECT_GT(between_kernels_w, 83.4 + 10);
   for (const auto& sample : result.power) {
-    EXPECT_GE(sample.watts, between_kernels_w - 1e-9);
-    EXPECT_DOUBLE_EQ(sample.sm_clock_mhz, result.metrics.at("sm_clock_mhz"));
+    EXPECT_GE(sample.power_w, between_kernels_w - 1e-9);
+    EXPECT_DOUBLE_EQ(sample.clock_mhz, result.metrics.at("sm_clock_mhz"));
   }
 }
 
@@ -175,8 +175,8 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
     for (const OpRecord& op : windowed.ops) {
       if (op.model_index != model) continue;
       const auto it = std::upper_bound(windowed.power.begin(), windowed.power.end(), op.start_ps,
-                                       [](TimePs t, const PowerSample& s) { return t < s.start_ps; });
-      weighted += std::prev(it)->sm_clock_mhz * static_cast<double>(op.end_ps - op.start_ps);
+                                       [](TimePs t, const PowerSample& s) { return t < s.time_ps; });
+      weighted += std::prev(it)->clock_mhz * static_cast<double>(op.end_ps - op.start_ps);
       time += static_cast<double>(op.end_ps - op.start_ps);
     }
     return weighted / time;
@@ -188,7 +188,7 @@ TEST(GpuPower, APassLongerThanTheWindowGetsAClockPerWindow) {
   EXPECT_NE(setting(whole, "clock").find("held by the 300 W power limit"), std::string::npos)
       << setting(whole, "clock");
   EXPECT_NEAR(whole.metrics.at("power_avg_w"), 300, 0.5);
-  for (const auto& sample : whole.power) EXPECT_DOUBLE_EQ(sample.sm_clock_mhz, whole.metrics.at("sm_clock_mhz"));
+  for (const auto& sample : whole.power) EXPECT_DOUBLE_EQ(sample.clock_mhz, whole.metrics.at("sm_clock_mhz"));
 }
 
 TEST(GpuPower, WindowsShorterThanAnOpCountTheClockTheOpRunsAt) {
@@ -208,8 +208,8 @@ TEST(GpuPower, WindowsShorterThanAnOpCountTheClockTheOpRunsAt) {
   const double share_at_boost = std::stod(match[1].str()) / std::stod(match[2].str());
   double at_boost_ps = 0;
   for (std::size_t i = 0; i < result.power.size(); ++i) {
-    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].start_ps : result.makespan_ps;
-    if (result.power[i].sm_clock_mhz >= 1980 - 1e-6) at_boost_ps += static_cast<double>(end - result.power[i].start_ps);
+    const TimePs end = i + 1 < result.power.size() ? result.power[i + 1].time_ps : result.makespan_ps;
+    if (result.power[i].clock_mhz >= 1980 - 1e-6) at_boost_ps += static_cast<double>(end - result.power[i].time_ps);
   }
   EXPECT_LT(share_at_boost, 0.5) << clock;
   EXPECT_NEAR(share_at_boost, at_boost_ps / static_cast<double>(result.makespan_ps), 0.05) << clock;

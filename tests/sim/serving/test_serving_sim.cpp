@@ -176,11 +176,11 @@ TEST(ServingSim, PowerNeverStaysAboveTheCapLongerThanThePeriodAllows) {
     // acted on within a period and a batch, and the step down brings it under: no stretch over
     // the cap lasts longer than two periods and two batches.
     double over_since = -1, longest_over_s = 0;
-    for (const SensorSample& s : t.sensor) {
-      if (s.time_s < 30) continue;
+    for (const PowerSample& s : t.sensor) {
+      if (s.time_s() < 30) continue;
       if (s.power_w > *t.power_cap_w) {
-        if (over_since < 0) over_since = s.time_s;
-        longest_over_s = std::max(longest_over_s, s.time_s - over_since);
+        if (over_since < 0) over_since = s.time_s();
+        longest_over_s = std::max(longest_over_s, s.time_s() - over_since);
       } else {
         over_since = -1;
       }
