@@ -1,21 +1,7 @@
-// A calibration session from its YAML (configs/calibration/session.yaml, docs/calibration.md):
-//
-//   name: session
-//   gpu: h200                        # the spec the calibration is for
-//   backend: {name: simulated, ...}  # dse list calibration_backend; the backend's own keys
-//   kernels: {...}                   # hwcal/measure/suite.h
-//   measure: {warmup: 2, repeat: 5, min_repeat_ms: 10, timeout_s: 4}
-//   parallel: {adaptive: true, dop: 8, beta: 0.2, error_threshold: 0.05, failure_threshold: 0.05,
-//              increment: [2, 12], ceiling: 128, remeasure_share: 0.2, outlier_z: 3,
-//              bias_limit: 0.25, isolate_top_share: 0.05}
-//   fit: {holdout_share: 0.2, prior_sigma: 0.25, prior_rows: 50}
-//   serial_reference: false          # also measure every kernel alone (the exact error and speedup)
-//   seed: 1
-//   output: results/calibration/h200_simulated.yaml
-//
-// measures the kernels (hwcal/measure/session.h: journaled to OUTPUT.journal.jsonl, so an
-// interrupted session resumes), fits the calibration (hwcal/session_fit.h) and writes it with the
-// session (hwcal/calibration_file.h).
+// `dse calibrate`: a calibration session from its YAML (configs/calibration/session.yaml is the
+// default; docs/calibration.md lists its keys). It measures the kernels (hwcal/measure/session.h;
+// journaled to OUTPUT.journal.jsonl, so an interrupted session resumes), fits the calibration
+// (hwcal/session_fit.h) and writes it with the session (hwcal/calibration_file.h).
 #pragma once
 
 #include <string>

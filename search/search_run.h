@@ -1,18 +1,10 @@
-// A search as the experiment YAML's `search:` block describes it, run against the simulator:
-//
-//   search:
-//     space: {workload.models[0].batch: {pow2: [1, 256]}, device.gpu: {choice: [t4, l4]}}
-//     objective: {maximize: throughput_per_s}        # or {minimize: latency_ms}; or a list of them:
-//                                                    # [{maximize: throughput_per_s}, {minimize: energy_j}]
-//     constraints: {latency_ms: {le: 5}}             # le, lt, ge, gt per metric
-//     strategy: {name: random, trials: 200, batch: 8, seed: 1}
-//
-// Each trial is the experiment with the trial's values as `-p KEY=VALUE` overrides (search/trial.h).
-// Batches of trials run in parallel on TBB threads and MPI ranks (search/trial_distribution.h);
-// results are reported to the strategy in trial-id order, so the outcome is the same for any
-// thread and rank count. Every finished trial is appended to a journal
-// (JSON lines, flushed at once); a rerun with `resume` takes the journal's trials instead of
-// evaluating them again, so a killed search continues where it stopped and ends the same.
+// A search as the experiment YAML's `search:` block describes it (space, objective, constraints,
+// strategy: docs/search.md), run against the simulator. Each trial is the experiment with the trial's
+// values as `-p KEY=VALUE` overrides (search/trial.h); batches of trials run in parallel on TBB
+// threads and MPI ranks (search/trial_distribution.h) and reach the strategy in trial-id order, so
+// the outcome is the same for any thread and rank count. Every finished trial is appended to a
+// journal (JSON lines, flushed at once): `resume` takes its trials instead of evaluating them again,
+// so a killed search continues where it stopped and ends the same.
 #pragma once
 
 #include <cstdint>

@@ -1,18 +1,7 @@
-// A design space: typed parameters over any config key (search.space in the experiment YAML).
-//
-//   workload.models[0].batch: {pow2: [1, 256]}      1, 2, 4, ... 256
-//   device.gpu: {choice: [t4, l4, a100_pcie_40gb]}
-//   device.array_rows: {int: [8, 256], step: 8}
-//   device.clock_mhz: {float: [500, 2000]}          uniform
-//   device.dram_bandwidth_gbps: {log_float: [100, 4000]}
-//   schedule.fuse: {bool: true}
-//   schedule.order: {permutation: [a, b, c]}        one ordering of the items, as a YAML list
-//   device.calibration: {choice: [a.yaml, b.yaml], when: {device.timing_model: [kernel]}}
-//   schedule: {schedule: {max_segments: 8}}        whole multi-tenant schedules (search/schedule_space.h)
-// A parameter with `when` is active only in trials where each named parameter takes one of the
-// listed values; inactive, it is left out of the trial's overrides and recorded as "-".
-// A parameter's values are YAML text, applied as `-p KEY=VALUE` overrides, so a trial replays with
-// `dse run CONFIG -p ...`. Continuous parameters have no grid; a grid over them is an error.
+// A design space: typed parameters over any config key (search.space in the experiment YAML). A
+// parameter's values are YAML text, applied as `-p KEY=VALUE` overrides, so a trial replays with
+// `dse run CONFIG -p ...`. The forms ({int}, {pow2}, {float}, {log_float}, {choice}, {bool},
+// {permutation}, {schedule}) and `when`: docs/search.md ("Parameters").
 #pragma once
 
 #include <cstdint>
@@ -37,12 +26,13 @@ struct SearchParameter {
   Kind kind = Kind::integer;
   double low = 0, high = 0, step = 1;
   std::vector<std::string> choices;  // choice: the values as YAML text; permutation: the items
-  // Active only when each (parameter index, allowed values) holds; empty = always.
+  // `when`: active only when each (parameter index, allowed values) holds; empty = always. An
+  // inactive parameter is left out of the trial's overrides and recorded as "-".
   std::vector<std::pair<std::size_t, std::vector<std::string>>> conditions;
 
   std::shared_ptr<const ScheduleSampler> schedule;  // schedule: draws and mutates its values
 
-  // Number of distinct values (nullopt for continuous kinds and schedules).
+  // Number of distinct values (nullopt for continuous kinds and schedules, which have no grid).
   std::optional<std::int64_t> levels() const;
   // The value at grid index `i` in [0, levels()).
   std::string level(std::int64_t i) const;
@@ -58,7 +48,7 @@ struct SearchParameter {
 
 struct SearchSpace {
   std::vector<SearchParameter> parameters;
-  // Product of the levels; nullopt if any parameter is continuous.
+  // Product of the levels; nullopt if any parameter is continuous (a grid over it is an error).
   std::optional<std::int64_t> grid_size() const;
   // `values` with every inactive parameter's value replaced by "-".
   std::vector<std::string> canonical(std::vector<std::string> values) const;

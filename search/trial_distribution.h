@@ -1,24 +1,7 @@
 // How one batch of a search's trials is spread over the threads of this process and the ranks of
-// an MPI job (search/rank_group.h). Every rank ends a batch holding every trial's result, so each
-// rank's strategy sees the same reports in trial-id order and the search is the same for any
-// number of ranks and threads.
-//
-// - alone (one rank): the batch's trials on TBB threads, each reported to `finished` as it ends.
-// - static (--distribution static): trial i of the batch on rank i mod N, exchanged after the batch.
-//   Trials of very different cost leave ranks idle until the slowest share is done.
-// - dynamic (the default under MPI): rank 0 hands out the batch's trials as ranks ask for them, in
-//   guided chunks (a chunk is the remaining trials / (2 x threads of every rank), at least
-//   --chunk): a rank asks for more while fewer than twice its threads' trials wait, sending its
-//   results, so its threads rarely wait; rank 0 evaluates trials on its own threads meanwhile and journals each result
-//   as it arrives. At the end of the batch rank 0 broadcasts the results, where the other ranks' strategies need them
-//   (not for grid, random, Sobol or Latin hypercube sweeps). A request of a rank already in the next batch waits for it
-//   (messages carry their batch).
-//
-// Under several ranks a rank's trials run on the `threads` workers of a TBB arena of its own, which
-// its main thread (the one that calls MPI) never joins, so it answers other ranks while they work.
-//
-// Each rank counts its load (trials, the seconds its threads spent in trials, the coordinator's
-// and the exchange's time): the search reports it per rank (docs/cluster.md).
+// an MPI job (search/rank_group.h), and the load each rank counts. Each rank's strategy sees the
+// same reports in trial-id order, so the search is the same for any number of ranks and threads.
+// The distributions, the chunking and the load reported per rank: docs/cluster.md ("One MPI job").
 #pragma once
 
 #include <cstdint>
@@ -35,6 +18,10 @@
 
 namespace dse {
 
+// dynamic (the default under MPI): rank 0 hands out each batch's trials in guided chunks as ranks
+// ask, and journals each result as it arrives; a request of a rank already in the next batch waits
+// for it (messages carry their batch). static_split (--distribution static): trial i of a batch on
+// rank i mod N, exchanged after the batch. docs/cluster.md has the chunk sizes and when ranks ask.
 enum class Distribution { dynamic, static_split };
 inline constexpr EnumTable<Distribution, 2> kDistributionNames{
     {{{Distribution::dynamic, "dynamic"}, {Distribution::static_split, "static"}}}};
@@ -85,7 +72,8 @@ class TrialDistributor {
  public:
   TrialDistributor(const RankGroup& ranks, const DistributionOptions& options);
   // Simulates `work.todo` across the group and fills results[i] and wall_s[i] for each i in it, on
-  // rank 0 and, where work.results_everywhere, on every rank.
+  // rank 0 and, where work.results_everywhere, on every rank. One rank alone runs the batch on TBB
+  // threads, reporting each trial to `finished` as it ends.
   void run_batch(const BatchWork& work, std::vector<TrialResult>& results, std::vector<double>& wall_s);
   RankLoad& load() { return load_; }
 

@@ -1,20 +1,9 @@
-// The cuda calibration backend: each candidate measured by its own worker process,
-// dse-measure-cuda (hwcal/cuda/measure_worker.cu: cuBLAS GEMMs, cuDNN convolutions, elementwise,
-// reduction, layer-norm and softmax kernels, the empty launch, pairs on two streams; timed with
-// CUDA events), built beside dse where the CUDA toolkit is found. The board's power and clock come
-// from NVML or nvidia-smi (hwcal/backends/board_sampler.h), sampled every 50 ms.
-//
-//   backend: {name: cuda, worker: PATH, allow_clock_control: false}
-//
-// `worker` defaults to $DSE_CUDA_WORKER, else dse-measure-cuda beside the running dse. With
-// allow_clock_control (dse calibrate --allow-clock-control) the SM clock is locked to the spec's
-// base clock for the session and given back to the driver at its end; without it dse never
-// changes a clock or a limit.
-//
-// The protocol (one request line of KEY=VALUE words on the worker's stdin; KEY=VALUE lines on its
-// stdout): op, dtype, b, m, n, k, conv=C,H,W,OUT,R,S,STRIDE,PAD,GROUPS, pair.* for a second op,
-// warmup, repeat, min_repeat_ms, lock=PATH (exclusive timing) -> status=ok|failed, latency_ms,
-// repeats_ms=A,B,..., timed_s, message; `--info` -> name, driver, cuda.
+// The cuda calibration backend: each candidate measured by its own worker process, dse-measure-cuda
+// (hwcal/cuda/measure_worker.cu: cuBLAS GEMMs, cuDNN convolutions, elementwise, reduction,
+// layer-norm and softmax kernels, the empty launch, pairs on two streams; timed with CUDA events),
+// built beside dse where the CUDA toolkit is found. The board's power and clock come from NVML or
+// nvidia-smi (hwcal/backends/board_sampler.h), sampled every 50 ms. Its keys (worker,
+// allow_clock_control) and what it does to clocks: docs/calibration.md.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -32,6 +21,12 @@
 namespace dse {
 namespace {
 
+// The worker's protocol: one request line of KEY=VALUE words on its stdin (op, dtype, b, m, n, k,
+// conv=C,H,W,OUT,R,S,STRIDE,PAD,GROUPS, pair.* for a second op, warmup, repeat, min_repeat_ms,
+// lock=PATH for exclusive timing); KEY=VALUE lines on its stdout (status=ok|failed, latency_ms,
+// repeats_ms=A,B,..., timed_s, message). `--info` answers name, driver, cuda.
+
+// One op's words of a request (`prefix` "pair." for the second op of a pair).
 std::string op_words(const KernelMeasurement& m, const std::string& prefix) {
   std::string out = fmt::format("{0}op={1} {0}dtype={2} {0}b={3} {0}m={4} {0}n={5} {0}k={6}", prefix, m.op,
                                 dtype_name(m.dtype), m.b, m.m, m.n, m.k);
@@ -43,6 +38,7 @@ std::string op_words(const KernelMeasurement& m, const std::string& prefix) {
   return out;
 }
 
+// A worker's KEY=VALUE lines.
 std::map<std::string, std::string> answer(const std::string& text) {
   std::map<std::string, std::string> out;
   std::istringstream lines(text);
@@ -51,6 +47,7 @@ std::map<std::string, std::string> answer(const std::string& text) {
   return out;
 }
 
+// `worker`'s default: $DSE_CUDA_WORKER, else dse-measure-cuda beside the running dse.
 std::string default_worker() {
   if (const char* env = std::getenv("DSE_CUDA_WORKER")) return env;
   std::error_code error;
@@ -60,6 +57,9 @@ std::string default_worker() {
 
 class CudaBackend final : public MeasurementBackend {
  public:
+  // With allow_clock_control (dse calibrate --allow-clock-control) the SM clock is locked to the
+  // spec's base clock for the session and given back to the driver at its end; without it dse never
+  // changes a clock or a limit.
   CudaBackend(const ConfigNode& block, const GpuSpec& spec) : spec_(spec) {
     worker_ = block.param<std::string>("worker").with_default(default_worker());
     const bool clock_control = block.param<bool>("allow_clock_control").with_default(false);

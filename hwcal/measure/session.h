@@ -1,22 +1,9 @@
-// A calibration session's measurements, DOPpler's way (hwcal/measure/doppler.h): candidates are
-// measured in chunks of `dop` at once; failures under parallelism are re-run alone; outliers (the
-// double-MAD z-score of log(measured / predicted) over the last 64 parallel measurements) and a
-// random remeasure_share of the rest are re-measured alone, keeping the lower latency; the chunk's
-// bias (mean (parallel - alone) / parallel over the random sample) corrects the others by (1 - bias)
-// when under bias_limit, except candidates slowed unlike the sample (their log(parallel / dse's
-// prediction) differs from the sampled candidates' mean by more than bias_limit allows), which are
-// measured alone; the controller takes the chunk's error
-// (mean |parallel - alone| / alone over the sample) and failure share; a chunk whose bias reaches
-// bias_limit is not corrected but measured again alone (its values are not worth keeping). At the
-// end the fastest isolate_top_share are re-measured alone.
-//
-// The session reports its wall time against serial measurement (estimated: each candidate's set-up,
-// as measured alone, plus its timed runs) and its error against it (each candidate's: 0 where it was
-// measured alone, else its chunk's sample error after correction). With serial_reference every
-// candidate is also measured alone afterwards (not counted), for the exact error and serial time.
-//
-// Every chunk is journaled as it finishes (hwcal/measure/session_journal.h), so an interrupted session
-// resumes where it stopped without re-measuring what it had.
+// A calibration session's measurements, DOPpler's way (hwcal/measure/doppler.h): candidates measured
+// in chunks of `dop` at once, checked against re-measurements alone (failures, outliers, a random
+// sample), corrected by the chunk's bias or measured again alone, the fastest re-measured alone at
+// the end. Each chunk is journaled as it finishes (hwcal/measure/session_journal.h), so an
+// interrupted session resumes without re-measuring what it had. The rules step by step:
+// docs/calibration.md ("Measuring in parallel, as DOPpler does").
 #pragma once
 
 #include <functional>
@@ -35,7 +22,7 @@ struct SessionSettings {
   MeasureSettings measure;
   ParallelSettings parallel;
   std::uint64_t seed = 1;         // the random re-measurement sample
-  bool serial_reference = false;  // also measure every candidate alone afterwards
+  bool serial_reference = false;  // also measure every candidate alone afterwards (not counted)
 };
 
 struct CandidateResult {
@@ -43,12 +30,17 @@ struct CandidateResult {
   std::string message;
   double latency_ms = 0;  // the session's value (ok only)
   std::optional<double> parallel_ms, serial_ms;
-  int dop = 1;                // measured at
-  bool outlier = false;       // flagged by the z-score, or slowed unlike its chunk's sample
-  bool sampled = false;       // in the random re-measurement sample
-  bool corrected = false;     // scaled by its chunk's bias
-  bool isolated = false;      // re-measured alone as one of the fastest
-  double error_estimate = 0;  // its expected error against serial measurement (see above)
+  int dop = 1;  // measured at
+  // Flagged by the double-MAD z-score of log(measured / predicted) over the last 64 parallel
+  // measurements, or slowed unlike its chunk's sample (its log(parallel / dse's prediction) differs
+  // from the sampled candidates' mean by more than bias_limit allows): re-measured alone.
+  bool outlier = false;
+  bool sampled = false;    // in the random re-measurement sample
+  bool corrected = false;  // scaled by (1 - its chunk's bias), the bias under bias_limit
+  bool isolated = false;   // re-measured alone as one of the fastest
+  // Its expected error against serial measurement: 0 where it was measured alone, else its chunk's
+  // sample error after correction.
+  double error_estimate = 0;
   std::optional<double> power_w;
   std::optional<double> reference_ms;  // serial_reference
 };
@@ -58,8 +50,8 @@ struct ChunkLog {
   std::size_t candidates = 0;
   double error = 0;          // mean |parallel - alone| / alone over the random sample
   double failure_share = 0;  // failed under parallelism
-  double bias = 0;
-  double wall_s = 0;  // with its re-measurements
+  double bias = 0;           // mean (parallel - alone) / parallel over the random sample
+  double wall_s = 0;         // with its re-measurements
 };
 
 struct SessionResult {
@@ -67,7 +59,7 @@ struct SessionResult {
   std::vector<CandidateResult> results;  // one per candidate, in order
   std::vector<ChunkLog> chunks;
   double wall_s = 0;
-  double serial_estimate_s = 0;
+  double serial_estimate_s = 0;  // each candidate's set-up, as measured alone, plus its timed runs
   double speedup_vs_serial = 1;
   double error_vs_serial_pct = 0;
   std::optional<double> reference_serial_s;   // serial_reference: the serial session's time

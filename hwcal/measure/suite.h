@@ -1,18 +1,7 @@
-// The kernels a calibration session measures, from the session's `kernels` block:
-//
-//   kernels:
-//     dtypes: [fp16, fp32]               # GEMMs in each (and the models' convolutions in the first)
-//     gemm_sizes: [256, 1024, 4096]      # square GEMMs M = N = K
-//     models: [resnet50, bert_base]      # every distinct convolution and linear layer of these zoo models
-//     batch: 8                           # ... at this batch
-//     vector_ops: [add, relu, reduce, ln, softmax]
-//     vector_rows: [4096, 65536]         # vector ops over rows x cols elements
-//     vector_cols: [256, 4096]
-//     launch: true                       # an empty kernel: the launch overhead
-//     pairs: 6                           # GEMM + vector op pairs run at once on two streams
-//
-// Every candidate is one op the kernel timing model can predict (KernelMeasurement rows timed back
-// to back), so what a session measures is what the fit and the validation use.
+// The kernels a calibration session measures, from the session's `kernels` block (docs/calibration.md
+// lists its keys; configs/calibration/session.yaml sets them). Every candidate is one op the kernel
+// timing model can predict (KernelMeasurement rows timed back to back), so what a session measures
+// is what the fit and the validation use.
 #pragma once
 
 #include <vector>

@@ -1,17 +1,9 @@
-// Area, power and energy of an accelerator design (sim/accel/accel_spec.h).
-//
-// Components are counted from the spec and priced with 45 nm figures from the literature (every
-// figure in accel_power_area.cpp names its source); three factors then anchor the sum to one real
-// chip, TPU-v3 at 16 nm, the way FAST calibrated its models to TPU-v3:
-//   area_mm2  = kAreaFactor x (MAC + vector-lane + SRAM area at 45 nm)            (-> TPU-v3 die)
-//   static_w  = kStaticWPerMm2 x area_mm2                          (-> TPU-v3 measured idle power)
-//   dynamic   = kDynamicFactor x 45 nm energies of the events + DRAM energy (-> measured max - idle)
-//   tdp_w     = kTdpPerPeakPower x (static_w + peak dynamic power)               (-> TPU-v3 TDP)
-// The supply voltage follows the clock on a 16 nm V-f curve (accelerator_voltage_v): on-chip
-// energies scale with (V / 0.80 V)^2 and static power with V / 0.80 V, so a faster clock costs
-// more than its share of power and Perf/TDP has an optimum clock.
-// The factors are not node scalings alone: they also carry everything the component list leaves
-// out (control, clock tree, wires, I/O, PHYs). docs/accelerator.md has the derivation.
+// Area, power and energy of an accelerator design (sim/accel/accel_spec.h): components counted from
+// the spec, priced with 45 nm figures from the literature (each named in accel_power_area.cpp), and
+// anchored by three factors to one real chip, TPU-v3 at 16 nm (die area, measured idle and maximum
+// power, TDP), as FAST calibrated its models; the factors also carry what the component list leaves
+// out (control, clock tree, wires, I/O, PHYs). The supply voltage follows the clock on a 16 nm V-f
+// curve. The equations and their derivation: docs/accelerator.md ("Area, power and energy").
 #pragma once
 
 #include "sim/accel/accel_spec.h"

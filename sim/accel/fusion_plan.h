@@ -1,24 +1,7 @@
 // Operation fusion on the accelerator: which consecutive ops (in execution order) run as one group
-// whose intermediate tensors stay on chip instead of going to DRAM and back.
-//
-// A group [first, last] keeps on chip every tensor it produces that no op after `last` reads (and
-// that is not a graph output); tensors that leave the group are still written once. A group is
-// feasible while the tensors it has produced and still needs fit in half the on-chip memory (the
-// global buffer, or all L1s together without one; the other half holds the ops' tiles); when they
-// do not, the group runs in the fewest slices for which they do (each slice reading all of the
-// group's weights, which a GEMM tiled along its rows already streams once per block of rows):
-// slices of its batch, infeasible when one sample's tensors do not fit, or, when
-// every op in it works row by row (AccelOp::row_slices), slices of its rows (tokens). Each op
-// then takes max(compute, its DRAM bytes / bandwidth, network bytes / bandwidth) plus the time to
-// fetch its first tiles, and the ops of a group run one after another.
-//
-// Plans: `none` (every op alone); `epilogue` (each matrix op with the vector and data-movement ops
-// after it, up to the next matrix op: what XLA-style producer-consumer fusion does, and the
-// baseline tpu_v3_like is measured with); `greedy` (grow each group until the next op would not
-// fit); `exact`: the partition of the execution order into feasible groups with the least total
-// time, by dynamic programming over group boundaries (the order is a chain, so this is exact for
-// it, with groups of at most kMaxGroupOps ops). `ilp` (sim/accel/fusion_ilp.h) drops contiguity: an
-// integer program chooses which reads of which tensors stay on chip.
+// whose intermediate tensors stay on chip instead of going to DRAM and back, and each op's time
+// under the plan. What a group keeps on chip, when it fits, how it runs in slices when it does not,
+// and the plans: docs/accelerator.md#fusion.
 #pragma once
 
 #include <vector>
@@ -28,6 +11,8 @@
 
 namespace dse {
 
+// The plans (device.fusion): none, epilogue (XLA-style; tpu_v3_like's baseline), greedy, exact (a
+// dynamic program over group boundaries, groups of at most kMaxGroupOps ops) and ilp (fusion_ilp.h).
 enum class FusionMode { none, epilogue, greedy, exact, ilp };
 inline constexpr EnumTable<FusionMode, 5> kFusionModeNames{{{
     {FusionMode::none, "none"},

@@ -1,19 +1,7 @@
 // One op mapped onto an accelerator design: how the work is split across cores, how it is tiled
 // into the L1s (and the global buffer), how many cycles the arrays or vector units take, and how
-// many bytes each memory level moves. docs/accelerator.md gives the equations.
-//
-// Matrix ops (a GEMM, or a convolution's im2col GEMM): independent GEMMs of a batch (groups,
-// heads) go to different cores first; the rest of the cores split the output rows M (each core
-// then reads all of B) or columns N (each reads all of A), whichever split gives the fewest
-// array cycles, then the least traffic. A core's share runs on its array with SCALE-Sim's cycle
-// count for the dataflow (fill and drain included: sim/accel/systolic_array.h). Tiling keeps one
-// operand's full-K strip resident in half of the buffer (the other half double-buffers the
-// streamed operand) and re-reads the other operand once per strip; when a strip of one array width
-// does not fit, K is split and partial sums go out and back in.
-// A depthwise convolution (one output channel per group) or an outer product (K = 1) runs on the
-// vector units instead (a MAC as two lane operations) when that takes fewer cycles.
-// Vector ops run on all cores' lanes; data-movement ops are DMA copies; both stream their tensors.
-// Tiling gets half of each buffer; the other half holds what fusion keeps on chip.
+// many bytes each memory level moves. Tiling gets half of each buffer; the other half holds what
+// fusion keeps on chip. docs/accelerator.md ("Per-op mapping") gives the rules and equations.
 #pragma once
 
 #include <cstdint>

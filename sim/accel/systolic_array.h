@@ -1,19 +1,8 @@
 // A systolic array running one GEMM (or a convolution's im2col GEMM), cycle-exact to SCALE-Sim v2
-// where SCALE-Sim is exact: compute cycles without memory stalls.
-//
-// A GEMM is seen as SCALE-Sim sees a layer: Sr output rows (pixels) x Sc output columns (filters)
-// over a reduction of T (the window). A dataflow keeps one operand in the H x W array and folds the
-// others over it:
-//   output stationary: folds = ceil(Sr / H) x ceil(Sc / W); each fold streams T, plus H + W - 2 of
-//                      fill and drain;
-//   weight stationary: folds = ceil(T / H) x ceil(Sc / W); each fold loads the weights (H cycles)
-//                      and streams Sr, plus H + W - 2;
-//   input stationary:  folds = ceil(T / H) x ceil(Sr / W); as weight stationary with Sc streamed.
-//   cycles = folds x per-fold cycles - 1 (the last fold's final cycle overlaps nothing after it).
-// Checked against SCALE-Sim's own outputs (tests/sim/test_systolic_array.cpp): every layer of the
-// AlexNet (WS 256x256), ResNet-18 (OS 32x32) and GPT-2 GEMM (WS 256x256) runs, and all 54,132
-// rows of LLMCompass's SCALE-Sim tables (OS 16x16 and 32x32). Input stationary follows by symmetry
-// and has no reference run to check against.
+// where SCALE-Sim is exact: compute cycles without memory stalls. A GEMM is Sr output rows x Sc
+// output columns over a reduction T, as SCALE-Sim sees a layer; the folds and cycles per fold of
+// each dataflow, and the checks against SCALE-Sim's outputs (tests/sim/test_systolic_array.cpp):
+// docs/accelerator.md ("Systolic-array cycles").
 #pragma once
 
 #include <cstdint>

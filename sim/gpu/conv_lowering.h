@@ -1,20 +1,13 @@
 // The kernels cuDNN's forward algorithms launch for an FP32 convolution on CUDA cores, and the
-// fastest of them, as cuDNN's benchmark mode (PyTorch's torch.backends.cudnn.benchmark) keeps.
-//
-// - Implicit GEMM (CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: *_scudnn_128x64_relu_*): the
-//   convolution's im2col GEMM in one kernel, never split along the reduction (grid z is 1 on every
-//   one of NeuSight's FP32 rows that ran it).
-// - Winograd, fused (CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: *_scudnn_winograd_128x128_ldg1_ldg4_*):
-//   F(2x2, 3x3), 3 x 3 stride-1 layers only. One 256-thread block per image, 32 filters and 8 x 16
-//   outputs (NeuSight's V100 grids: B * ceil(K / 32) x ceil(OW / 8) x ceil(OH / 16)), transforming
-//   its own input tiles and filters; the 16 Winograd positions are 16 GEMMs over the channels.
-// - Winograd, non-fused (CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: winogradForwardData4x4,
-//   winogradForwardFilter4x4, a strided-batched SGEMM with grid z = 36, winogradForwardOutput4x4):
-//   F(4x4, 3x3), 3 x 3 stride-1 layers only. The transforms pass through DRAM; the 36 positions are
-//   one batched SGEMM of (tiles x C) x (C x K).
-// The transforms' arithmetic is the non-zeros of Lavin and Gray's matrices ("Fast Algorithms for
-// Convolutional Neural Networks", CVPR 2016, arXiv:1509.09308, section 4) applied on both sides of
-// each tile, one multiply-add each.
+// fastest of them, as cuDNN's benchmark mode (PyTorch's torch.backends.cudnn.benchmark) keeps
+// (CUDNN_CONVOLUTION_FWD_ALGO_*):
+// - IMPLICIT_PRECOMP_GEMM (*_scudnn_128x64_relu_*): the im2col GEMM in one kernel, K never split;
+// - WINOGRAD (*_scudnn_winograd_128x128_ldg1_ldg4_*): fused F(2x2, 3x3), 3 x 3 stride-1 layers;
+// - WINOGRAD_NONFUSED (winogradForward{Data,Filter,Output}4x4 around one strided-batched SGEMM,
+//   (tiles x C) x (C x K), of the 36 positions): F(4x4, 3x3), 3 x 3 stride-1 layers, the
+//   transforms through DRAM.
+// conv_lowering.cpp gives each algorithm's blocks and transform arithmetic (Lavin and Gray, CVPR
+// 2016); docs/validation.md ("Out of sample: NeuSight's convolutions") the kernels NeuSight measured.
 #pragma once
 
 #include <functional>

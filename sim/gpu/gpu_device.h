@@ -1,19 +1,10 @@
 // A GPU as a device kind (`device: {gpu: NAME|FILE.yaml, timing_model, calibration, sm_clock_mhz,
-// power_limit_w}`): its datasheet spec, the timing model that turns ops into kernels, the clock and
-// power limit it runs under, and the run of an experiment's models through the discrete-event engine.
-//
-// Clocks as the firmware sets them: over each averaging window (device.power_window_ms) the SM clock
-// is the highest, up to the locked clock (sm_clock_mhz) or the boost clock, at which the window's
-// power fits the power limit (sim/gpu/gpu_power.h), never below the driver table's lowest entry. A
-// pass no longer than the window runs at one clock, set by its average power (a pass repeats back to
-// back, as a benchmark loop or a steady stream of requests runs it); a longer pass gets a clock per
-// window of its work, lower where its work draws more and back up where it fits again. The result
-// says which clock(s) and why (RunResult::device_settings "clock"), and carries the board power and
-// clock over time.
-//
-// Each op becomes the kernels the timing model lowers it to; kernels go to CUDA-like streams
-// (sim/runtime) by the experiment's schedule: `single_stream` runs the models one after another,
-// `stream_per_model` gives each model its own stream so their kernels overlap and share the GPU.
+// power_limit_w, power_window_ms, sharing}`): its datasheet spec, the timing model that turns ops
+// into kernels, the clock and power limit it runs under, and the run of an experiment's models
+// through the discrete-event engine, their kernels on CUDA-like streams (sim/runtime) by the
+// experiment's schedule (sim/runtime/schedule.h). The SM clock is the one the firmware's power
+// limit allows, per pass or per averaging window of a longer pass (sim/gpu/gpu_power.h;
+// docs/power.md, "Clocks as the firmware sets them").
 #pragma once
 
 #include <memory>
@@ -55,6 +46,8 @@ class GpuDevice final : public Device {
   std::vector<HardwareFile> hardware_files() const override { return files_; }
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
+  // The result says which clock(s) and why (RunResult::device_settings "clock"), and carries the
+  // board power and the clock over time.
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
   // The driver table's clocks, slowest first, each with the power model's supply voltage.
   std::vector<OperatingPoint> operating_points() const override;
@@ -99,10 +92,14 @@ class GpuDevice final : public Device {
   // A pass as configured (the locked or boost clock; nullopt) or at an application clock, clamped to
   // the driver table.
   Pass run_at(const Experiment& experiment, std::optional<double> clock_mhz, WallDeadline deadline) const;
-  // A pass at the clock(s) the firmware allows up to `cap`; `cap_name` says what the cap is ("boost
-  // clock", "locked clock", "application clock").
+  // A pass at the clock(s) the firmware allows up to `cap` (the locked or boost clock), never below
+  // the driver table's lowest entry; `cap_name` says what the cap is ("boost clock", "locked clock",
+  // "application clock"). A pass no longer than the window runs at one clock, the highest at which
+  // its average power fits the limit (a pass repeats back to back, as a benchmark loop or a steady
+  // stream of requests runs it).
   Pass run_capped(const Experiment& experiment, double cap, const std::string& cap_name, WallDeadline deadline) const;
-  // A pass longer than the window: a clock per window of its work (`at_cap`: the pass at `cap`).
+  // A pass longer than the window: a clock per window of its work, lower where its work draws more
+  // and back up where it fits again (`at_cap`: the pass at `cap`).
   Pass run_windowed(const Experiment& experiment, double cap, const std::string& cap_name, Pass at_cap,
                     std::vector<OpLaunch> launches, WallDeadline deadline, std::string& reason) const;
   // One pass of the experiment, the op launched n-th at op_clocks[n] (at `clock_mhz` past its end);

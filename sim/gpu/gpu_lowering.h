@@ -1,22 +1,9 @@
-// Lowering an op to the kernels cuBLAS/cuDNN/PyTorch would launch for it.
-//
-// GEMMs (linear, matmul, conv as implicit GEMM, attention's two products) try the thread-block
-// tiles cuBLAS's SGEMM/HGEMM kernels use (128x128 ... 32x32, 8x8 to 4x2 outputs per thread,
-// oriented as cuBLAS's column-major kernels cover the output) and split-K factors 1-8 (only when
-// the output tiles cannot fill one wave, as cuBLAS does), and keep the fastest on this GPU, as
-// cuBLAS's heuristics aim to. Strided-batched GEMMs (matmul ops) are never split, and in FP32 they
-// get the tiles cuBLAS's batched SGEMM runs on the architecture: its one kernel on Pascal, Ampere
-// and Ada; the fastest of its four on Volta and Turing. On CUDA cores a main loop reaches
-// ab / (ab + 0.75) of the peak for an a x b per-thread tile (0.75 issue slots per k step that do
-// not dual-issue with the FFMAs, as counted in maxas's SGEMM); tensor-core tiles are not penalised
-// this way. FP32 convolutions on CUDA cores take the fastest of cuDNN's algorithms (conv_lowering.h:
-// implicit GEMM never split along K, and Winograd for 3 x 3 stride-1 layers).
-// Elementwise ops run 4 elements per thread in 128-thread blocks (PyTorch's vectorised kernels);
-// layer norm one 128-thread block per row, reading it twice; softmax over rows of up to 1,024
-// elements (4 KB) four rows per 128-thread block, read once (softmax_warp_forward), longer rows one
-// block per row sized as PyTorch's SoftMax_getBlockSize, read three times (cunn_SoftMaxForward);
-// second and third passes come from L2 for the share of resident rows that fits. Reductions and
-// pooling run one thread per output; views launch nothing.
+// Lowering an op to the kernels cuBLAS, cuDNN and PyTorch would launch for it: GEMMs (linear,
+// matmul, convolution as implicit GEMM, attention's two products) on the fastest of cuBLAS's tiles
+// for this GPU (lower_gemm), FP32 convolutions on CUDA cores on the fastest of cuDNN's algorithms
+// (conv_lowering.h), the other ops as PyTorch's kernels (lower_op). gpu_lowering.cpp names the
+// measurements each kernel's geometry comes from; docs/validation.md ("The model being validated")
+// compares them with measured kernels.
 #pragma once
 
 #include <map>
@@ -62,6 +49,9 @@ struct GemmTileRequest {
 // GEMMs and fused attention, whose operands are gathered rather than strided.
 enum class GemmLayout { unmodelled, b_row_major, b_transposed };
 
+// The kernels of `op`: its GEMMs' (lower_gemm; an FP32 convolution on CUDA cores:
+// lower_simt_conv2d); none for a view; PyTorch's row kernels for layer and group norm and softmax;
+// else PyTorch's vectorised kernel (4 output elements per thread, 128-thread blocks).
 // `tile`: lower every GEMM of `op` on that tile instead of the fastest; no kernels when dse's tile
 // table has no tile of that size or the split leaves slices shorter than 8 (an op without GEMMs
 // lowers as usual).
@@ -69,9 +59,13 @@ std::vector<Kernel> lower_op(const Graph& graph, const Op& op, const KernelTimer
                              GemmLoweringCache* cache = nullptr, const GemmTileRequest* tile = nullptr);
 
 // The fastest tiling of one GEMM (batch x M x N x K) in `type`: one kernel (split-K slices run in
-// the same launch and sum their partial products through a workspace). `extra_bytes` of operands
-// beyond A, B and C (a bias, say) are read once. `strided_batched`: the GEMM is one cuBLAS
-// strided-batched call (torch.bmm), which is never split and on some architectures has one tile.
+// the same launch and sum their partial products through a workspace). It tries cuBLAS's
+// SGEMM/HGEMM thread-block tiles and split-K factors 1-8 (only when the output tiles cannot fill
+// one wave) and keeps the fastest, as cuBLAS's heuristics aim to; gpu_lowering.cpp has the tiles,
+// their sources and the SIMT main loop's issue efficiency.
+// `extra_bytes` of operands beyond A, B and C (a bias, say) are read once.
+// `strided_batched`: the GEMM is one cuBLAS strided-batched call (torch.bmm), which is never split
+// and in FP32 gets the tiles cuBLAS's batched SGEMM runs on the architecture.
 // `tile`: that tile and split only (empty when the table has no such tile), as lower_op's.
 // `split_k` false: never split K (cuDNN's implicit-GEMM convolution kernels, which launch one block
 // per output tile: grid z is 1 on all 5,897 of NeuSight's FP32 convolution rows that ran one).

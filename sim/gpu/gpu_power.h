@@ -1,25 +1,12 @@
-// Board power of a GPU while kernels run, from what they do and the clock they run at:
+// Board power of a GPU while kernels run (watts), from what they do and the SM clock f they run at,
+// and the clock the firmware's power limit holds them to:
 //
 //   P = P_idle + busy x P_leak x (V(f) - V_min) / V_max
 //         + sum over running kernels of  kappa x (V(f) / V_max)^2 x (f / f_boost) x A
 //                                      + E_dram x (DRAM bytes per second)
 //
-// V(f) has the shape of a published 16 nm chip's operating points (sim/device/voltage_curve.h) with
-// the boost clock at its top. P_idle is the spec's measured idle draw (leakage at the idle voltage V_min included);
-// leakage scales with V (the scaling AccelWattch applies, static ~ V, dynamic ~ V^2 f), so a busy GPU adds what its
-// higher voltage adds. A kernel's activity A is 1 for the GPU's densest FP16 math at full rate on every SM (tensor
-// cores; packed FP16 on the P100; FP32 on GPUs slower at FP16) and is made of a share for every SM that holds blocks
-// (clock tree, schedulers, register file and L1 traffic) plus its math: FLOPs per second weighted by their energy
-// relative to the densest FLOP. kappa, the dynamic power of activity 1 at V_max and boost, is what the spec's TDP
-// leaves: NVIDIA rates the base clock as the one a GPU holds at its TDP under its heaviest load, so at the base clock,
-// activity 1 and no DRAM traffic the sum is the TDP. Every coefficient names its source in gpu_power.cpp; of the two
-// that no datasheet gives (KernelCalibration carries both), the SIMT / tensor-core energy ratio is fitted with the
-// kernel timing model and the per-SM share is taken from AccelWattch.
-//
-// The firmware's power limit: over its averaging window the SM clock is the highest the limit
-// allows, at or below the locked / boost clock and at or above the driver table's lowest entry
-// (GpuSpec::clock_table_mhz). dse applies it per kernel measured on its own (a loop of one kernel)
-// and per pass of a run (gpu_device.cpp), whose kernels, short beside a window, share one clock.
+// docs/power.md ("The GPU power model") explains each term; gpu_power.cpp names each coefficient's
+// source.
 #pragma once
 
 #include <string>
@@ -69,10 +56,13 @@ class GpuPowerModel {
   GpuPowerModel(const GpuSpec& spec, GpuPowerFit fit);
 
   const GpuSpec& spec() const { return spec_; }
+  // V(f): the shape of a published 16 nm chip's operating points (sim/device/voltage_curve.h) with
+  // the boost clock at its top.
   double voltage_v(double clock_mhz) const;
   double idle_w() const { return idle_w_; }
   bool idle_measured() const { return spec_.idle_w.has_value(); }
   // Leakage a GPU held at `clock_mhz` adds over its idle draw (while kernels run, and between them).
+  // The idle draw holds the leakage at V_min; leakage scales with V (AccelWattch's scaling).
   double busy_static_w(double clock_mhz) const;
   // A GPU that a process holds in P0 at `clock_mhz` with nothing running: the idle draw and that
   // clock's leakage (an H200 drew 124 W there against 80 W with no process, docs/power.md).
@@ -81,9 +71,12 @@ class GpuPowerModel {
   double kernel_dynamic_w(const KernelLoad& load, double clock_mhz) const;
   // The board while `load` runs alone: idle + busy static + the kernel's dynamic power.
   double board_w(const KernelLoad& load, double clock_mhz) const;
-  // kappa: dynamic power of activity 1 at V_max and the boost clock (from the TDP anchor).
+  // kappa: dynamic power of activity 1 at V_max and the boost clock, what the spec's TDP leaves at
+  // the base clock (the TDP anchor, docs/power.md).
   double full_activity_w() const { return full_activity_w_; }
-  // A kernel's activity A (see above), 1 for the densest FP16 math at full rate on every SM.
+  // A kernel's activity A: 1 for the GPU's densest FP16 math at full rate on every SM; a share
+  // (active_sm_share) per SM that holds blocks (clock tree, schedulers, register file and L1
+  // traffic) plus its FLOPs per second weighted by their energy relative to the densest FLOP.
   double activity(const KernelLoad& load, double clock_mhz) const;
 
  private:
@@ -125,9 +118,12 @@ double power_limited_clock_mhz(const Excess& excess_w, double low, double at_low
   return mid;
 }
 
-// The firmware's rule, for a kernel alone and for a run's pass alike: the cap (locked or boost
-// clock) if its power fits the limit; else the table's lowest clock if even that does not fit;
-// else where the power meets the limit. `excess_w(clock)` is power minus limit at that clock.
+// The firmware's power limit: over its averaging window the SM clock is the highest the limit
+// allows, at or below the cap (the locked or boost clock) and at or above the driver table's lowest
+// entry (GpuSpec::clock_table_mhz). So: the cap if its power fits the limit; else the table's lowest
+// clock if even that does not fit; else where the power meets the limit. `excess_w(clock)` is power
+// minus limit at that clock. dse applies it to a kernel measured on its own (a loop of one kernel)
+// and to a run's pass, or each window of a longer pass (gpu_device.h).
 enum class ClockHeld { fits_at_cap, over_at_floor, by_limit };
 struct FirmwareClock {
   double mhz = 0;

@@ -1,19 +1,10 @@
 // A multi-tenant schedule: how the ops of an experiment's models (its tenants) reach the GPU's
-// streams (docs/multitenant.md).
-//
-// Each tenant's ops, in topological order, are cut into segments of consecutive ops (the cuts of
-// transforms::split_segments); each segment runs on one stream. A host thread issues the segments
-// in the schedule's issue order, one kernel per launch cost (GpuTimingModel::host_launch_s), and
-// each stream runs what it was given in that order. With several host threads (host_threads),
-// each issues its tenants' segments in that order, at the same time as the others. A sync point makes a segment wait
-// until other segments have finished (an event recorded after each, waited on by the segment's stream: an edge of a
-// CUDA graph, so a segment may also wait for one issued after it). Streams have priorities (higher first); the GPU
-// hands block slots to higher-priority kernels first (gpu_executor.h).
-//
-// A schedule is written by hand (`schedule: {tenants: ..., order: ..., waits: ...}`, inline or
-// `{file: X.yaml}`), made by a generator (`schedule: {policy: NAME}`, sim/runtime/schedules/), or
-// emitted by the schedule search (search/schedule_space.h); sim/runtime/schedule_yaml.h reads and
-// writes the YAML form.
+// streams. Each tenant is cut into segments of consecutive ops, each segment on one stream; host
+// threads issue the segments in one issue order; sync points and stream priorities order the rest.
+// Written by hand (`schedule: {tenants, order, waits}`, inline or `{file: X.yaml}`), made by a
+// generator (`{policy: NAME}`, sim/runtime/schedules/) or by the schedule search
+// (search/schedule_space.h); sim/runtime/schedule_yaml.h reads and writes the YAML form.
+// docs/multitenant.md ("What a schedule is") gives the semantics.
 #pragma once
 
 #include <cstddef>
@@ -50,19 +41,24 @@ struct ScheduleSpec {
     std::vector<int> streams;  // the stream of each segment (cuts.size() + 1 of them)
     ScheduleWhere where;
   };
+  // A sync point: an event recorded after `waited`, waited on by the waiter's stream (an edge of a
+  // CUDA graph, so a segment may also wait for one issued after it).
   struct Wait {
     SegmentRef waiter;  // starts only after
     SegmentRef waited;  // has finished
     ScheduleWhere where;
   };
-  std::string policy;                // the generator that made it; "explicit" when written out
-  std::vector<int> stream_priority;  // by stream index; higher runs first (empty: all 0)
-  std::vector<Tenant> tenants;       // one per workload model
-  // The issue order: entry i is the tenant whose next segment the host issues i-th.
+  std::string policy;  // the generator that made it; "explicit" when written out
+  // By stream index; the GPU hands block slots to higher-priority kernels first (gpu_executor.h).
+  // Empty: all 0.
+  std::vector<int> stream_priority;
+  std::vector<Tenant> tenants;  // one per workload model
+  // The issue order: entry i is the tenant whose next segment the host issues i-th, one kernel per
+  // launch cost (GpuTimingModel::host_launch_s); each stream runs what it was given in that order.
   std::vector<std::size_t> order;
   std::vector<Wait> waits;
   // Host threads issuing the segments: tenant T's by thread T mod host_threads, each thread in the
-  // issue order (one thread: every launch one after another).
+  // issue order and at the same time as the others (one thread: every launch one after another).
   int host_threads = 1;
   ScheduleWhere where;        // the schedule block
   ScheduleWhere order_where;  // its order
