@@ -3,7 +3,8 @@
 // scripts/dse_report.py, which this binary carries embedded and runs with the system's Python 3
 // (Debian's /usr/bin/python3 with python3-matplotlib, python3-h5py and python3-yaml; DSE_PYTHON
 // overrides it).
-// Its exit status is the command's: 0 written, 2 bad input (missing, truncated or foreign files).
+// Its exit status is the command's: 0 written, 2 bad input (missing, truncated, foreign or malformed
+// files) or a report folder that cannot take the report (read-only, full: left as it was).
 #include <sys/wait.h>
 #include <unistd.h>
 

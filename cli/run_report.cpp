@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -50,12 +51,33 @@ std::string metric_text(const MetricTable::Entry& entry) {
   if (unit == "ms") return fmt::format("{:.4f}", entry.value);
   if (unit == "J") return fmt::format("{:.6f} J", entry.value);
   if (unit == "B") return si(entry.value) + " B";
-  if (unit == "count") return fmt::format("{:.0f}", entry.value);
+  // A count is whole (requests, fusion groups); a mean of counts (batch_mean) keeps its decimals.
+  if (unit == "count")
+    return entry.value == std::floor(entry.value) ? fmt::format("{:.0f}", entry.value)
+                                                  : fmt::format("{:.2f}", entry.value);
   if (unit == "ratio") return fmt::format("{:.3f}x", entry.value);
   if (unit == "share") return fmt::format("{:.2f} %", 100 * entry.value);
   if (unit == "1/s/W" || unit == "1/s/mm^2") return fmt::format("{:.3f} {}", entry.value, unit);
   if (unit == "1/s") return fmt::format("{:.1f}", entry.value);
   return fmt::format("{:.1f} {}", entry.value, unit);
+}
+
+// Why a peak above the limit or cap is no contradiction, beside the peak; "" otherwise.
+std::string peak_note(const MetricTable::Entry& entry, const RunResult& result) {
+  if (entry.name != "power_peak_w") return "";
+  const MetricTable& metrics = result.metrics;
+  if (const auto limit = metrics.find("power_limit_w"); limit && entry.value > *limit)
+    return fmt::format(
+        "  (over the {:.0f} W power_limit_w: the firmware holds the mean of each device.power_window_ms window to "
+        "it; the peak is the highest 1 ms mean)",
+        *limit);
+  if (const auto cap = metrics.find("power_cap_w"); cap && entry.value > *cap) {
+    const bool acts = result.serving && result.serving->governor != "static";  // static only measures
+    return fmt::format("  (over the {:.0f} W power_cap_w: {}; the peak is the highest sensor reading)", *cap,
+                       acts ? "the governor answers a reading over the cap at its next action, every period_s"
+                            : "the static governor only measures against the cap");
+  }
+  return "";
 }
 
 }  // namespace
@@ -124,7 +146,7 @@ void print_run_summary(std::FILE* out, const Experiment& experiment, const RunRe
   std::size_t width = 17;  // the labels above
   for (const auto& entry : result.metrics.entries()) width = std::max(width, entry.name.size());
   for (const auto& entry : result.metrics.entries())
-    fmt::print(out, "{:<{}} {}\n", entry.name, width, metric_text(entry));
+    fmt::print(out, "{:<{}} {}{}\n", entry.name, width, metric_text(entry), peak_note(entry, result));
   if (!experiment.output_path.empty()) fmt::print(out, "output            {}\n", experiment.output_path);
 }
 

@@ -11,6 +11,7 @@
 
 #include "models/base/checked_count.h"
 #include "models/base/csv_table.h"
+#include "models/base/cut_input.h"
 #include "models/base/errors.h"
 #include "models/transforms/fusion.h"
 #include "models/zoo/decoder_lm.h"
@@ -85,11 +86,11 @@ E2eValidation predict_e2e_labels(const std::string& file) {
       parts.push_back(config.substr(start, dash - start));
     }
     if (!spec) {
-      skip("no GPU spec in the catalog reports the device name '" + device + "'");
+      skip("no GPU spec in the catalog reports the device name '" + cut_input(device) + "'");
       continue;
     }
     if (parts.size() < 4 || (parts[1] != "inf" && parts[1] != "train")) {
-      skip("expected MODEL-inf|train-SEQ-BATCH[-...], found '" + config + "'");
+      skip("expected MODEL-inf|train-SEQ-BATCH[-...], found '" + cut_input(config) + "'");
       continue;
     }
     // A fifth part is "fusion" (the model compiled) or how a run spread across GPUs (dp4, tp4, pp4_1).

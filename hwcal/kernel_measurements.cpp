@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "models/base/csv_table.h"
+#include "models/base/cut_input.h"
 #include "models/base/errors.h"
 
 namespace dse {
@@ -55,7 +56,8 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     // An error naming the file, line, column and header: "FILE:LINE:COL: HEADER: expected ..., found CELL".
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {
       return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                       table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
+                       cut_input(table.header()[column]) + ": expected " + expected + ", found " +
+                       cut_input(table.text(row, column)));
     };
     measurement.latency_ms = table.number(row, latency);
     if (!(measurement.latency_ms > 0) || !std::isfinite(measurement.latency_ms))
@@ -90,7 +92,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       if (measurement.op != "conv2d")
         throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[op].column) +
                         ": OPName: expected conv in a file of convolutions (it has an Input_Channel column), found '" +
-                        measurement.op + "'");
+                        cut_input(measurement.op) + "'");
       ConvShape shape;
       shape.channels = size(conv[0]);
       shape.out = size(conv[1]);

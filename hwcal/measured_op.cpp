@@ -7,6 +7,7 @@
 
 #include "models/base/ceil_div.h"
 #include "models/base/checked_count.h"
+#include "models/base/cut_input.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
 
@@ -84,7 +85,7 @@ Graph build_measured_op_graph(const KernelMeasurement& row) {
     for (const auto& [name, _] : neusight_elementwise_ops()) names += (names.empty() ? "" : ", ") + name;
     throw UserError(row.file + ":" + std::to_string(row.line) +
                     ": OPName: expected linear, bmm, conv2d, ln, softmax, reduce, launch or an elementwise op (" +
-                    names + "), found '" + op + "'");
+                    names + "), found '" + cut_input(op) + "'");
   }
   return graph;
 }

@@ -22,11 +22,17 @@ import argparse
 import base64
 import html
 import os
+import shutil
 import sys
+import tempfile
 
 
 class ReportError(Exception):
     """Bad input: printed as one line, exit 2."""
+
+
+class OutputError(Exception):
+    """The report folder cannot take the report: printed as one line, exit 2, the folder as it was."""
 
 
 def fail(message):
@@ -42,6 +48,8 @@ try:
     import matplotlib.pyplot as plt
     import numpy as np
     import yaml
+    from matplotlib.colors import Normalize
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 except ImportError as error:  # pragma: no cover - depends on the machine
     fail(f"{error.name} is missing: install Debian's python3-matplotlib, python3-h5py and python3-yaml "
          "(scripts/bootstrap.sh does)")
@@ -55,6 +63,21 @@ def text(value):
 
 def strings(dataset):
     return [text(v) for v in dataset[()]]
+
+
+def kind_of(item):
+    """An HDF5 object as an error message names it."""
+    if isinstance(item, h5py.Group):
+        return "a group"
+    return f"a dataset of shape {item.shape} and type {item.dtype}"
+
+
+def describe_error(error):
+    """An exception from reading an unknown layout, as one short line."""
+    what = str(error).splitlines()[0] if str(error) else ""
+    if isinstance(error, KeyError):
+        return f"missing {what}"
+    return f"{type(error).__name__}: {what}"[:200]
 
 
 class Run:
@@ -72,10 +95,24 @@ class Run:
         except OSError as error:
             raise ReportError(f"{path}: expected a dse result file (HDF5), found a file HDF5 cannot open "
                               f"(truncated or not HDF5: {error})")
-        f = self.file
+        try:
+            self._read_layout()
+        except ReportError:
+            raise
+        except Exception as error:  # a layout this script does not know: one line, never a traceback
+            raise ReportError(f"{path}: expected the layout of docs/results.md, found one dse report cannot read "
+                              f"({describe_error(error)})")
+
+    def _read_layout(self):
+        f, path = self.file, self.path
         if "config" not in f or "meta" not in f:
             raise ReportError(f"{path}: expected a dse result file (/config and /meta, docs/results.md), "
                               f"found an HDF5 file without them (groups: {', '.join(sorted(f.keys())) or 'none'})")
+        if not isinstance(f["config"], h5py.Dataset) or f["config"].shape != ():
+            raise ReportError(f"{path}: /config: expected the resolved YAML as one string, "
+                              f"found {kind_of(f['config'])}")
+        if not isinstance(f["meta"], h5py.Group):
+            raise ReportError(f"{path}: /meta: expected a group of strings, found {kind_of(f['meta'])}")
         self.config = text(f["config"][()])
         try:  # the resolved config, for what the figures mark (objectives, SLOs)
             self.tree = yaml.safe_load(self.config)
@@ -88,19 +125,35 @@ class Run:
         # What made the file: /meta/kind (every dse since it was added); files from before are told
         # by the groups they hold.
         self.kind = self.meta.get("kind")
+
+        def has_rows(name):
+            return name in f and isinstance(f[name], h5py.Dataset) and len(f[name].shape) == 1 and f[name].shape[0] > 0
+
         if self.kind is None:
             self.kind = ("search" if "trials" in f else "validation" if "validation" in f else
-                         "serving" if "requests" in f and f["requests/arrival_s"].shape[0] > 0 else
-                         "single" if "ops" in f and f["ops/start_us"].shape[0] > 0 else None)
+                         "serving" if has_rows("requests/arrival_s") else
+                         "single" if has_rows("ops/start_us") else None)
         if self.kind is None:
             raise ReportError(f"{path}: expected /trials (a search), /requests (a serving run), /validation "
                               "(dse validate --output) or /ops (a single run) with rows, found none")
-        rows = {"search": "trials", "validation": "validation", "serving": "requests/arrival_s",
+        rows = {"search": "trials/id", "validation": "validation/measured_ms", "serving": "requests/arrival_s",
                 "single": "ops/start_us"}
         if self.kind not in rows:
             raise ReportError(f"{path}: /meta/kind: expected one of {', '.join(rows)}, found {self.kind!r}")
-        if rows[self.kind] not in f or (isinstance(f[rows[self.kind]], h5py.Dataset) and f[rows[self.kind]].shape[0] == 0):
+        if self.kind in ("search", "validation"):
+            self.need(rows[self.kind])  # a search or validation may have no rows (nothing to draw)
+        elif not has_rows(rows[self.kind]):
             raise ReportError(f"{path}: a {self.kind} result (/meta/kind) without rows in /{rows[self.kind]}")
+
+    def need(self, name, group=False):
+        """The dataset (or group) at `name`, or a ReportError naming the file and what is missing."""
+        if name not in self.file:
+            raise ReportError(f"{self.path}: expected /{name} in a {self.kind} result (docs/results.md), found none")
+        item = self.file[name]
+        if group != isinstance(item, h5py.Group):
+            raise ReportError(f"{self.path}: /{name}: expected {'a group' if group else 'a dataset'}, "
+                              f"found {kind_of(item)}")
+        return item
 
     def metrics(self):
         if "summary/metrics" not in self.file:
@@ -114,18 +167,46 @@ class Run:
                 return float(value)
         return None
 
-    def columns(self, group):
-        g = self.file[group]
+    def columns(self, group, numbers=(), texts=()):
+        """The group's columns by name: one-dimensional, of one length, with `numbers` (numeric) and
+        `texts` (strings) among them."""
+        g = self.need(group, group=True)
         out = {}
         for key in g:
             if isinstance(g[key], h5py.Dataset):
                 d = g[key]
+                if len(d.shape) != 1:
+                    raise ReportError(f"{self.path}: /{group}/{key}: expected a column (one dimension), "
+                                      f"found shape {d.shape}")
                 out[key] = strings(d) if d.dtype.kind in "OS" else d[()]
+        lengths = {key: len(v) for key, v in out.items()}
+        if len(set(lengths.values())) > 1:
+            shown = ", ".join(f"{k} {n}" for k, n in sorted(lengths.items()))
+            raise ReportError(f"{self.path}: /{group}: expected columns of one length, found {shown} rows")
         # Files written before the clock columns were named for every device kind.
         for old, new in (("sm_clock_mhz", "clock_mhz"), ("sm_clock_after_mhz", "clock_after_mhz")):
             if old in out and new not in out:
                 out[new] = out.pop(old)
+        missing = [key for key in (*numbers, *texts) if key not in out]
+        if missing:
+            raise ReportError(f"{self.path}: /{group}: expected the columns {', '.join((*numbers, *texts))} "
+                              f"(docs/results.md), found no {', '.join(missing)}")
+        for key in numbers:
+            if isinstance(out[key], list) or out[key].dtype.kind not in "biuf":
+                raise ReportError(f"{self.path}: /{group}/{key}: expected numbers, found "
+                                  f"{'strings' if isinstance(out[key], list) else out[key].dtype}")
+        for key in texts:
+            if not isinstance(out[key], list):
+                raise ReportError(f"{self.path}: /{group}/{key}: expected strings, found {out[key].dtype}")
         return out
+
+    def metric_units(self):
+        """Units of the metrics the file names in a metric table (/summary, /baseline)."""
+        units = {}
+        for table in ("baseline/metrics", "summary/metrics"):
+            if f"{table}/name" in self.file and f"{table}/unit" in self.file:
+                units.update(zip(strings(self.file[f"{table}/name"]), strings(self.file[f"{table}/unit"])))
+        return units
 
 
 def objectives_of(tree):
@@ -144,19 +225,94 @@ def slos_of(tree):
 
 # --- figures -------------------------------------------------------------------------------------
 
+# No "+1.26e3" offset above an axis: float noise in a constant clock or power read as a shift.
+matplotlib.rcParams["axes.formatter.useoffset"] = False
+
+# Units by a name's suffix (dse's names carry their unit, docs/metrics.md), for what a file's metric
+# tables do not name: search parameters, and metrics of files without /baseline.
+NAMED_UNITS = {"perf_per_w": "1/s/W", "perf_per_tdp": "1/s/W", "perf_per_mm2": "1/s/mm²", "requests": "count",
+               "batch_mean": "count", "batch": "count", "max_batch": "count", "fusion_groups": "count"}
+SUFFIX_UNITS = (("_per_s", "1/s"), ("_gb_per_s", "GB/s"), ("_gbps", "GB/s"), ("_ms", "ms"), ("_us", "µs"),
+                ("_s", "s"), ("_mhz", "MHz"), ("_w", "W"), ("_j", "J"), ("_v", "V"), ("_kib", "KiB"),
+                ("_mib", "MiB"), ("_bytes", "B"), ("_mm2", "mm²"), ("_pct", "%"), ("_share", "share"))
+
+
+def unit_of(name, units=None):
+    """The unit of a metric or parameter name ("" where it has none): from the file's metric tables,
+    else from the name."""
+    if units and name in units:
+        return units[name]
+    leaf = name.rsplit(".", 1)[-1].split("[", 1)[0]
+    base = leaf
+    if "_model" in leaf and leaf.rsplit("_model", 1)[1].isdigit():
+        base = leaf.rsplit("_model", 1)[0]  # latency_ms_model1: a per-model metric
+    if "_vs_" in base:
+        return "ratio"
+    if base in NAMED_UNITS:
+        return NAMED_UNITS[base]
+    for suffix, unit in sorted(SUFFIX_UNITS, key=lambda item: -len(item[0])):
+        if base.endswith(suffix):
+            return unit
+    return ""
+
+
+def labelled(name, units=None, note=""):
+    """An axis label: the name, its unit (none for counts) and a note: "latency_ms, ms (minimize)"."""
+    unit = unit_of(name, units)
+    return name + (f", {unit}" if unit and unit != "count" else "") + (f" ({note})" if note else "")
+
+
+def integer_ticks(axis):
+    """Whole-number ticks on an axis of integers (batch sizes, trial numbers, integer parameters)."""
+    axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, steps=[1, 2, 2.5, 5, 10]))
+
+
+def tidy_axes(fig):
+    """Applied to every figure before it is saved, once its data are drawn: plain, non-overlapping
+    labels on log axes (round numbers within a decade, 1-2-5 up to two and a half decades, decades
+    beyond, no minor labels), and a linear axis whose data differ only by float noise widened to
+    show the value itself."""
+    for ax in fig.axes:
+        for axis, get_limits, set_limits in ((ax.xaxis, ax.get_xlim, ax.set_xlim),
+                                             (ax.yaxis, ax.get_ylim, ax.set_ylim)):
+            lo, hi = sorted(get_limits())
+            if axis.get_scale() == "log":
+                base = getattr(axis.get_transform(), "base", 10)
+                decades = np.log(hi / lo) / np.log(base) if lo > 0 and hi > lo else 0
+                if decades < 1:  # within a decade: round numbers (1.6, 1.8, 2), as on a linear axis
+                    axis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+                else:
+                    subs = (1.0, 2.0, 5.0) if base == 10 and decades <= 2.5 else (1.0,)
+                    axis.set_major_locator(LogLocator(base=base, subs=subs, numticks=9))
+                axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+                axis.set_minor_formatter(NullFormatter())
+            elif axis.get_scale() == "linear" and ax.get_visible():
+                middle = (lo + hi) / 2
+                if hi > lo and hi - lo < 1e-6 * abs(middle):
+                    set_limits(middle - 0.05 * abs(middle), middle + 0.05 * abs(middle))
+
 
 class Figures:
-    """Figures saved beside index.html and embedded in it."""
+    """Figures saved beside index.html and embedded in it. They are written to a staging folder
+    inside the report folder and moved into it with index.html only when every one is written, so
+    that a full disk or a failure part way leaves the folder as it was (never a partial set)."""
 
     def __init__(self, out_dir, fmt):
         self.out_dir, self.fmt, self.items = out_dir, fmt, []
+        self.stage = tempfile.mkdtemp(prefix=".dse-report-", dir=out_dir)  # OSError: the caller says why
 
     def save(self, fig, name, caption):
-        path = os.path.join(self.out_dir, f"{name}.{self.fmt}")
-        if fig.get_layout_engine() is None:
-            fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        path = os.path.join(self.stage, f"{name}.{self.fmt}")
+        try:
+            tidy_axes(fig)
+            if fig.get_layout_engine() is None:
+                fig.tight_layout()
+            fig.savefig(path, dpi=110)
+        except OSError as error:
+            raise OutputError(f"{self.out_dir}: cannot write {name}.{self.fmt}: {error.strerror or error}; "
+                              "the folder was left as it was")
+        finally:
+            plt.close(fig)
         self.items.append((name, caption, path))
         return path
 
@@ -168,19 +324,48 @@ class Figures:
         return (f'<figure id="{html.escape(name)}"><img src="{src}" alt="{html.escape(caption)}">'
                 f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
+    def publish(self, page_html):
+        """Writes index.html and moves it and every figure into the report folder (a rename each,
+        replacing an entry there, a symbolic link included, rather than writing through it).
+        Returns index.html's path and the figures' paths."""
+        staged = [path for _, _, path in self.items] + [os.path.join(self.stage, "index.html")]
+        try:
+            with open(staged[-1], "w", encoding="utf-8") as f:
+                f.write(page_html)
+        except OSError as error:
+            raise OutputError(f"{self.out_dir}: cannot write index.html: {error.strerror or error}; "
+                              "the folder was left as it was")
+        finals = [os.path.join(self.out_dir, os.path.basename(path)) for path in staged]
+        for final in finals:
+            if os.path.isdir(final) and not os.path.islink(final):
+                raise OutputError(f"{final}: expected a file or nothing there, found a folder; "
+                                  "the report folder was left as it was")
+        for path, final in zip(staged, finals):
+            try:
+                os.replace(path, final)
+            except OSError as error:
+                raise OutputError(f"{final}: cannot move the report into place: {error.strerror or error}")
+        return finals[-1], finals[:-1]
+
+    def discard(self):
+        shutil.rmtree(self.stage, ignore_errors=True)
+
 
 def plot_search(run, figs, prefix):
-    t = run.columns("trials")
+    t = run.columns("trials", numbers=("id", "objective"), texts=("status",))
+    if len(t["id"]) == 0:
+        return  # no trial ran: nothing to draw (the page says how many)
     status = np.array(t["status"])
     ok = status == "ok"
     metrics = {k: np.asarray(v, dtype=float) for k, v in run.columns("trials/metrics").items()}
-    params = run.columns("trials/parameters")
+    params = run.columns("trials/parameters") if "trials/parameters" in run.file else {}
+    units = run.metric_units()
     objectives = [(m, s) for m, s in objectives_of(run.tree) if m in metrics]
     if not objectives:
         objectives = [("objective", "maximize")]
         metrics["objective"] = np.asarray(t["objective"], dtype=float)
-    pareto = set(int(i) for i in run.file["pareto/trial"][()]) if "pareto/trial" in run.file else set()
-    best = int(run.file["best/trial"][()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
+    pareto = set(int(i) for i in run.need("pareto/trial")[()]) if "pareto/trial" in run.file else set()
+    best = int(run.need("best/trial")[()][0]) if "best/trial" in run.file and run.file["best/trial"].shape[0] else None
     ids = np.asarray(t["id"], dtype=int)
     # The baseline: the experiment as written, which dse run simulates after the search (/baseline).
     base_metrics = None
@@ -207,8 +392,8 @@ def plot_search(run, figs, prefix):
             finite = values[np.isfinite(values)]
             if finite.size and finite.min() > 0 and finite.max() / finite.min() > 50:
                 set_scale("log")  # a range of more than 50x reads better on a log axis
-        ax.set_xlabel(f"{ma} ({sa})")
-        ax.set_ylabel(f"{mb} ({sb})")
+        ax.set_xlabel(labelled(ma, units, sa))
+        ax.set_ylabel(labelled(mb, units, sb))
         ax.set_title(f"{run.label}: Pareto front")
         ax.legend(fontsize=8)
         figs.save(fig, f"{prefix}pareto_{ma}_{mb}", f"{run.label}: {mb} against {ma}, every ok trial and the front")
@@ -238,14 +423,16 @@ def plot_search(run, figs, prefix):
                 ax.scatter(x[sel], metrics[m][sel], s=8, color="C0")
                 if x[sel].size and x[sel].min() > 0 and x[sel].max() / x[sel].min() > 50:
                     ax.set_xscale("log", base=2)
+                elif np.all(x[numeric] == np.round(x[numeric])):
+                    integer_ticks(ax.xaxis)  # cores, lanes, batch sizes: no 2.5 of them
             else:
                 cats = sorted(set(values[ok]))
                 pos = {c: i for i, c in enumerate(cats)}
                 ax.scatter([pos[v] for v in values[ok]], metrics[m][ok], s=8, color="C0")
                 ax.set_xticks(range(len(cats)))
                 ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=8)
-            ax.set_xlabel(key)
-            ax.set_ylabel(m)
+            ax.set_xlabel(labelled(key))
+            ax.set_ylabel(labelled(m, units))
         fig.suptitle(f"{run.label}: {m} ({sense}) against each parameter (ok trials)")
         figs.save(fig, f"{prefix}parameters", f"{run.label}: {m} against each search parameter")
 
@@ -258,19 +445,35 @@ def as_number(text_value):
 
 
 def plot_convergence(ax, run, label=None):
-    best_so_far = np.asarray(run.file["trials/best_so_far"][()], dtype=float)
+    best_so_far = np.asarray(run.need("trials/best_so_far")[()], dtype=float)
     ax.plot(np.arange(1, len(best_so_far) + 1), best_so_far, label=label or run.label)
     ax.set_xlabel("trials")
+    integer_ticks(ax.xaxis)
     objectives = objectives_of(run.tree)
-    ax.set_ylabel(f"best {objectives[0][0]} so far" if objectives else "best objective so far")
+    ax.set_ylabel("best " + (labelled(objectives[0][0], run.metric_units()) if objectives else "objective")
+                  + " so far")
     ax.set_title("convergence")
 
 
+def serving_window(run):
+    """The measured window (/serving/window_start_s, window_end_s): before it the warm-up."""
+    def seconds(name, default):
+        return float(run.need(name)[()]) if name in run.file else default
+    return seconds("serving/window_start_s", 0.0), seconds("serving/window_end_s", np.inf)
+
+
+def tenant_names(run):
+    return strings(run.need("serving/tenant_models")) if "serving/tenant_models" in run.file else []
+
+
+def tenant_colour(i):
+    return plt.cm.tab10(i % 10)
+
+
 def latency_cdf(ax, run, tenant_label_prefix="", slos_drawn=None):
-    r = run.columns("requests")
-    models = strings(run.file["serving/tenant_models"]) if "serving/tenant_models" in run.file else []
-    start = float(run.file["serving/window_start_s"][()]) if "serving/window_start_s" in run.file else 0.0
-    end = float(run.file["serving/window_end_s"][()]) if "serving/window_end_s" in run.file else np.inf
+    r = run.columns("requests", numbers=("arrival_s", "end_s", "tenant"))
+    models = tenant_names(run)
+    start, end = serving_window(run)
     arrival, finish, tenant = (np.asarray(r[k], dtype=float) for k in ("arrival_s", "end_s", "tenant"))
     slos = slos_of(run.tree)
     for i in sorted(set(tenant.astype(int))):
@@ -280,7 +483,7 @@ def latency_cdf(ax, run, tenant_label_prefix="", slos_drawn=None):
             continue
         name = models[i] if i < len(models) else f"tenant {i}"
         line, = ax.plot(lat, np.arange(1, lat.size + 1) / lat.size,
-                        label=f"{tenant_label_prefix}{name} (p99 {np.percentile(lat, 99):.3g} ms)")
+                        label=f"{tenant_label_prefix}{name} (p99 {np.percentile(lat, 99):.4g} ms)")
         slo = slos[i] if i < len(slos) else None
         if slo and (slos_drawn is None or (name, slo) not in slos_drawn):
             ax.axvline(float(slo), color=line.get_color(), ls="--", lw=1, label=f"{name} SLO {slo} ms")
@@ -293,14 +496,28 @@ def latency_cdf(ax, run, tenant_label_prefix="", slos_drawn=None):
     ax.grid(alpha=0.3)
 
 
+def shade_outside_window(axes, run, end_s):
+    """Greys the warm-up [0, window start] and any time after the window's end: not measured."""
+    start, end = serving_window(run)
+    for k, ax in enumerate(axes):
+        if start > 0:
+            ax.axvspan(0, start, color="0.88", zorder=0, lw=0, label="warm-up (not measured)" if k == 0 else None)
+        if np.isfinite(end) and end_s - end > 0.005 * end_s:  # a drain long enough to see
+            ax.axvspan(end, end_s, color="0.93", zorder=0, lw=0,
+                       label="after the window (not measured)" if k == 0 else None)
+
+
 def plot_serving(run, figs, prefix):
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     latency_cdf(ax, run)
     ax.legend(fontsize=8)
     figs.save(fig, f"{prefix}latency_cdf", f"{run.label}: latency CDF per tenant with its SLO")
     # Power, clock and batch size over time.
-    s = run.columns("serving/sensor")
-    b = run.columns("serving/batches")
+    s = run.columns("serving/sensor", numbers=("time_s", "power_w", "clock_mhz"))
+    b = run.columns("serving/batches", numbers=("start_s", "end_s", "size", "clock_mhz", "logged_power_w"))
+    models = tenant_names(run)
+    tenant = np.asarray(b["tenant"], dtype=int) if "tenant" in b else np.zeros(len(b["size"]), dtype=int)
+    tenants = sorted(set(tenant))
     cap = run.metric("power_cap_w")
     # A GPU's knob is its SM clock; an accelerator's, the clock of its V-f level.
     clock_label = "SM clock, MHz" if run.metric("sm_clock_mhz") is not None else "clock (V-f level), MHz"
@@ -309,33 +526,60 @@ def plot_serving(run, figs, prefix):
     if cap:
         axes[0].axhline(cap, color="C3", ls="--", label=f"cap {cap:g} W")
     axes[0].set_ylabel("power, W")
-    axes[0].legend(fontsize=8)
     axes[1].step(s["time_s"], s["clock_mhz"], where="post", color="C1")
     axes[1].set_ylabel(clock_label)
-    axes[2].plot(b["start_s"], b["size"], ".", ms=1.5, color="C2")
+    for i in tenants:  # each tenant its colour, named where there are several
+        sel = tenant == i
+        axes[2].plot(np.asarray(b["start_s"])[sel], np.asarray(b["size"])[sel], ".", ms=1.5, color=tenant_colour(i),
+                     label=models[i] if i < len(models) else f"tenant {i}")
+    if len(tenants) > 1:
+        axes[2].legend(fontsize=8, markerscale=6)
     axes[2].set_ylabel("batch size")
+    integer_ticks(axes[2].yaxis)
     axes[2].set_xlabel("simulated time, s")
+    times = [np.max(v) for v in (s["time_s"], b["end_s"]) if len(v)]
+    shade_outside_window(axes, run, max(times) if times else 0)
+    axes[0].legend(fontsize=8)
     for a in axes:
         a.grid(alpha=0.3)
     fig.suptitle(f"{run.label}: power, clock and batch size over time")
-    figs.save(fig, f"{prefix}power_clock_batch", f"{run.label}: sensor power with the cap, clock and batch size")
-    # Throughput and power by (batch size, clock).
+    figs.save(fig, f"{prefix}power_clock_batch", f"{run.label}: sensor power with the cap, clock and batch size "
+                                                  "(the warm-up shaded)")
+    # Throughput and power by (batch size, clock): one colour scale for both panels; one clock, no scale.
     size = np.asarray(b["size"], dtype=float)
     dur = np.asarray(b["end_s"], dtype=float) - np.asarray(b["start_s"], dtype=float)
     clock = np.asarray(b["clock_mhz"], dtype=float)
     power = np.asarray(b["logged_power_w"], dtype=float)
     keep = dur > 0
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), layout="constrained")
-    sc = axes[0].scatter(size[keep], size[keep] / dur[keep], c=clock[keep], s=6, cmap="viridis")
-    axes[0].set_xlabel("batch size")
+    clocks = clock[keep]
+    one_clock = clocks.size == 0 or clocks.max() - clocks.min() < 0.5
+    norm = None if one_clock else Normalize(vmin=clocks.min(), vmax=clocks.max())
+    markers = "osD^vP*X"
+    scatter = None
+    for i in tenants:
+        sel = keep & (tenant == i)
+        style = dict(s=6, marker=markers[tenants.index(i) % len(markers)],
+                     label=models[i] if i < len(models) else f"tenant {i}")
+        if one_clock:
+            style["color"] = tenant_colour(i) if len(tenants) > 1 else "C0"
+        else:
+            style.update(c=clock[sel], cmap="viridis", norm=norm)
+        scatter = axes[0].scatter(size[sel], size[sel] / dur[sel], **style)
+        axes[1].scatter(size[sel], power[sel], **style)
+    for ax in axes:
+        ax.set_xlabel("batch size")
+        integer_ticks(ax.xaxis)
     axes[0].set_ylabel("batch throughput, requests/s")
-    axes[1].scatter(size[keep], power[keep], c=clock[keep], s=6, cmap="viridis")
-    axes[1].set_xlabel("batch size")
     axes[1].set_ylabel("power logged with the batch, W")
     if cap:
-        axes[1].axhline(cap, color="C3", ls="--")
-    fig.colorbar(sc, ax=axes, label=clock_label)
-    fig.suptitle(f"{run.label}: throughput and power by (batch size, clock)")
+        axes[1].axhline(cap, color="C3", ls="--", label=f"cap {cap:g} W")
+    if len(tenants) > 1 or cap:
+        axes[1].legend(fontsize=8, markerscale=2)
+    if not one_clock and scatter is not None:
+        fig.colorbar(scatter, ax=axes, label=clock_label)
+    held = f" (every batch at {clocks[0]:g} MHz)" if one_clock and clocks.size else ""
+    fig.suptitle(f"{run.label}: throughput and power by (batch size, clock){held}")
     figs.save(fig, f"{prefix}batch_clock", f"{run.label}: each batch's throughput and power by size and clock")
 
 
@@ -350,9 +594,9 @@ def binned(t, values, bins=250):
 
 def utilization(run):
     """/utilization as (start_us, occupancy %, DRAM GB/s) extended to the end of the run, or None."""
-    if "utilization" not in run.file or run.file["utilization/start_us"].shape[0] == 0:
+    if "utilization/start_us" not in run.file or run.need("utilization/start_us").shape[0] == 0:
         return None
-    u = run.columns("utilization")
+    u = run.columns("utilization", numbers=("start_us", "sm_occupancy", "dram_gb_per_s"))
     end_ms = run.metric("latency_ms")
     t = np.append(np.asarray(u["start_us"], dtype=float), end_ms * 1e3 if end_ms else u["start_us"][-1])
     return t, np.append(100 * np.asarray(u["sm_occupancy"]), 100 * u["sm_occupancy"][-1]), \
@@ -360,10 +604,10 @@ def utilization(run):
 
 
 def plot_single(run, figs, prefix):
-    ops = run.columns("ops")
+    ops = run.columns("ops", numbers=("start_us", "duration_us", "stream"), texts=("kind",))
     kinds = sorted(set(ops["kind"]))
     # Several models (a multi-tenant schedule): kernels coloured by model, else by op kind.
-    models = strings(run.file["summary/models/name"]) if "summary/models/name" in run.file else []
+    models = strings(run.need("summary/models/name")) if "summary/models/name" in run.file else []
     by_model = len(models) > 1
     if by_model:
         keys = [f"{i}: {m}" for i, m in enumerate(models)]
@@ -377,9 +621,9 @@ def plot_single(run, figs, prefix):
     dur = np.asarray(ops["duration_us"], dtype=float)
     stream = np.asarray(ops["stream"], dtype=int)
     streams = sorted(set(stream))
-    has_power = "power" in run.file and run.file["power/start_us"].shape[0] > 0
+    has_power = "power/start_us" in run.file and run.need("power/start_us").shape[0] > 0
     # The SM clock gets its own panel where the firmware moved it during the pass (a clock per window).
-    p = run.columns("power") if has_power else {}
+    p = run.columns("power", numbers=("start_us", "power_w", "clock_mhz")) if has_power else {}
     clock = np.asarray(p["clock_mhz"], dtype=float) if has_power else np.zeros(0)
     clock_moves = clock.size > 0 and clock.max() - clock.min() > 0.5
     use = utilization(run)
@@ -394,10 +638,12 @@ def plot_single(run, figs, prefix):
                        facecolors=[colours[k] for k, m in zip(colour_of, sel) if m])
     ax.set_yticks(range(len(streams)))
     ax.set_yticklabels([f"stream {s}" for s in streams])
-    ax.legend(handles=[matplotlib.patches.Patch(color=colours[k], label=k) for k in keys], fontsize=7,
-              ncol=min(6, len(keys)), loc="lower center", bbox_to_anchor=(0.5, 1.02))
-    ax.set_title(f"{run.label}: timeline per stream" + (f" ({text(run.file['summary/schedule'][()])})"
-                                                        if "summary/schedule" in run.file else ""), pad=28)
+    legend = ax.legend(handles=[matplotlib.patches.Patch(color=colours[k], label=k) for k in keys], fontsize=7,
+                       ncol=min(6, len(keys)), loc="lower center", bbox_to_anchor=(0.5, 1.0), borderaxespad=0.4)
+    # The title above the legend, however many rows the legend takes.
+    legend_pt = legend.get_window_extent(fig.canvas.get_renderer()).height * 72 / fig.dpi
+    ax.set_title(f"{run.label}: timeline per stream" + (f" ({text(run.need('summary/schedule')[()])})"
+                                                        if "summary/schedule" in run.file else ""), pad=legend_pt + 8)
     row = 1
     if use is not None:
         t, occupancy, dram = use
@@ -443,8 +689,11 @@ def plot_single(run, figs, prefix):
     figs.save(fig, f"{prefix}time_by_kind", f"{run.label}: kernel time summed by op kind")
 
 
+VALIDATION_NUMBERS = ("measured_ms", "predicted_ms", "held_out_ms")
+
+
 def plot_validation(run, figs, prefix):
-    v = run.columns("validation")
+    v = run.columns("validation", numbers=VALIDATION_NUMBERS, texts=("gpu", "op"))
     if len(v["measured_ms"]) == 0:
         return  # every row was skipped (dse validate e2e lists why): nothing to plot
     what = "model" if run.tree.get("validate") == "e2e" else "op kind"  # end-to-end rows are grouped by model
@@ -546,15 +795,18 @@ def plot_compare(runs, figs):
         figs.save(fig, "compare_latency_cdf", "latency CDFs of every serving run compared")
         fig, ax = plt.subplots(figsize=(7.5, 3.6))
         for r in servings:
-            s = r.columns("serving/sensor")
-            ax.plot(s["time_s"], s["power_w"], lw=0.8, label=r.label)
+            s = r.columns("serving/sensor", numbers=("time_s", "power_w"))
+            line, = ax.plot(s["time_s"], s["power_w"], lw=0.8, label=r.label)
+            start, _ = serving_window(r)
+            if start > 0:  # each run's warm-up ends at its own time
+                ax.axvline(start, color=line.get_color(), ls=":", lw=1, label=f"{r.label}: end of warm-up")
         caps = {r.metric("power_cap_w") for r in servings} - {None}
         for cap in sorted(caps):
             ax.axhline(cap, color="C3", ls="--", lw=1, label=f"cap {cap:g} W")
         ax.set_xlabel("simulated time, s")
         ax.set_ylabel("sensor power, W")
         ax.legend(fontsize=8)
-        figs.save(fig, "compare_power", "sensor power of every serving run compared")
+        figs.save(fig, "compare_power", "sensor power of every serving run compared (dotted: where each warm-up ends)")
 
 
 # --- the page ------------------------------------------------------------------------------------
@@ -568,18 +820,18 @@ def metrics_table(run):
 
 
 def search_table(run):
-    t = run.columns("trials")
+    t = run.columns("trials", numbers=("id",), texts=("status",))
     counts = {}
     for s in t["status"]:
         counts[s] = counts.get(s, 0) + 1
-    best = (f"trial {int(run.file['best/trial'][()][0])}, objective {float(run.file['best/objective'][()]):.6g}"
+    best = (f"trial {int(run.need('best/trial')[()][0])}, objective {float(run.need('best/objective')[()]):.6g}"
             if "best/trial" in run.file and run.file["best/trial"].shape[0] else "none")
     return (f"<p>{len(t['id'])} trials ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
             f"best: {html.escape(best)}.</p>")
 
 
 def validation_table(run):
-    v = run.columns("validation")
+    v = run.columns("validation", numbers=VALIDATION_NUMBERS, texts=("gpu", "op"))
     gpu, op = np.array(v["gpu"]), np.array(v["op"])
     measured, predicted = np.asarray(v["measured_ms"], dtype=float), np.asarray(v["predicted_ms"], dtype=float)
     held = np.asarray(v["held_out_ms"], dtype=float)
@@ -605,10 +857,17 @@ def page(runs, figs, sections):
             + ", ".join(html.escape(r.path) for r in runs) + "</p>"]
     for run, names in sections:
         body.append(f"<h2>{html.escape(run.label)} ({run.kind})</h2>")
-        body.append("<p>" + "; ".join(f"{html.escape(k)}: {html.escape(v)}" for k, v in sorted(run.meta.items()))
-                    + "</p>")
-        body.append(search_table(run) if run.kind == "search" else validation_table(run)
-                    if run.kind == "validation" else metrics_table(run))
+        # What made the file; a field it left empty (no calibration for a search) is left out.
+        body.append("<p>" + "; ".join(f"{html.escape(k)}: {html.escape(v)}" for k, v in sorted(run.meta.items())
+                                      if v.strip()) + "</p>")
+        try:
+            body.append(search_table(run) if run.kind == "search" else validation_table(run)
+                        if run.kind == "validation" else metrics_table(run))
+        except ReportError:
+            raise
+        except Exception as error:
+            raise ReportError(f"{run.path}: expected the {run.kind} layout of docs/results.md, found one dse "
+                              f"report cannot tabulate ({describe_error(error)})")
         body.extend(figs.html(*item) for item in figs.items if item[0] in names)
         body.append(f"<details><summary>resolved config</summary><pre>{html.escape(run.config)}</pre></details>")
     compared = [item for item in figs.items if item[0].startswith("compare_")]
@@ -623,6 +882,33 @@ def page(runs, figs, sections):
              "document.body.setAttribute('data-images-loaded',n);});</script>")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>dse report</title><style>{style}</style>"
             f"{check}</head><body>{''.join(body)}</body></html>")
+
+
+def write_report(runs, figs, compare):
+    """Draws every run's figures, then the page; returns index.html's path and the figures' paths.
+    A layout the script cannot draw is a ReportError naming its file, never a traceback."""
+    sections = []
+    for index, run in enumerate(runs):
+        prefix = f"{index}_{run.label}_" if len(runs) > 1 else ""
+        before = len(figs.items)
+        try:
+            {"search": plot_search, "serving": plot_serving, "validation": plot_validation,
+             "single": plot_single}[run.kind](run, figs, prefix)
+        except (ReportError, OutputError):
+            raise
+        except Exception as error:
+            raise ReportError(f"{run.path}: expected the {run.kind} layout of docs/results.md, found one dse report "
+                              f"cannot draw ({describe_error(error)})")
+        sections.append((run, {item[0] for item in figs.items[before:]}))
+    if compare:
+        try:
+            plot_compare(runs, figs)
+        except (ReportError, OutputError):
+            raise
+        except Exception as error:
+            raise ReportError(f"{', '.join(r.path for r in runs)}: expected files dse report can compare, found "
+                              f"ones it cannot ({describe_error(error)})")
+    return figs.publish(page(runs, figs, sections))
 
 
 def main(argv):
@@ -646,30 +932,22 @@ def main(argv):
         os.makedirs(out, exist_ok=True)
     except OSError as error:
         fail(f"{out}: cannot create the report folder: {error.strerror}")
-    figs = Figures(out, args.format)
-    sections = []
-    for index, run in enumerate(runs):
-        prefix = f"{index}_{run.label}_" if len(runs) > 1 else ""
-        before = len(figs.items)
-        try:
-            {"search": plot_search, "serving": plot_serving, "validation": plot_validation,
-             "single": plot_single}[run.kind](run, figs, prefix)
-        except KeyError as error:
-            fail(f"{run.path}: expected the {run.kind} layout of docs/results.md, found no {error}")
-        sections.append((run, {item[0] for item in figs.items[before:]}))
-    if args.compare:
-        plot_compare(runs, figs)
-    index = os.path.join(out, "index.html")
-    tmp = index + f".tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(page(runs, figs, sections))
-    os.replace(tmp, index)
+    try:
+        figs = Figures(out, args.format)
+    except OSError as error:  # a read-only folder: nothing is written
+        fail(f"{out}: cannot write in the report folder: {error.strerror}")
+    try:
+        index, figures = write_report(runs, figs, args.compare)
+    except (ReportError, OutputError) as error:
+        fail(str(error))
+    finally:
+        figs.discard()
     if args.json:
         import json
 
-        print(json.dumps({"index": index, "figures": [path for _, _, path in figs.items]}))
+        print(json.dumps({"index": index, "figures": figures}))
     elif not args.quiet:
-        print(f"{index} ({len(figs.items)} figures)")
+        print(f"{index} ({len(figures)} figures)")
     return 0
 
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/base/cut_input.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 
@@ -89,13 +90,13 @@ CsvTable CsvTable::read(const std::string& path, bool drop_trailing_empty, bool 
 std::size_t CsvTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < header_.size(); ++i)
     if (header_[i] == name) return i;
-  throw UserError(path_ + ":1:1: header: expected a column '" + name + "', found columns " + join_names(header_) +
+  throw UserError(path_ + ":1:1: header: expected a column '" + name + "', found columns " + join_cut_input(header_) +
                   did_you_mean_suffix(name, header_));
 }
 
 void CsvTable::fail(const Row& row, std::size_t column, const std::string& message) const {
   throw UserError(path_ + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                  header_[column] + ": " + message);
+                  cut_input(header_[column]) + ": " + message);
 }
 
 const std::string& CsvTable::text(const Row& row, std::size_t column) const { return row.cells[column].text; }
@@ -105,7 +106,7 @@ double CsvTable::number(const Row& row, std::size_t column) const {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    fail(row, column, "expected a number, found \"" + text + "\"");
+    fail(row, column, "expected a number, found \"" + cut_input(text) + "\"");
   return value;
 }
 
@@ -114,7 +115,7 @@ std::int64_t CsvTable::integer(const Row& row, std::size_t column) const {
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    fail(row, column, "expected an integer, found \"" + text + "\"");
+    fail(row, column, "expected an integer, found \"" + cut_input(text) + "\"");
   return value;
 }
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <utility>
 
+#include "models/base/cut_input.h"
+
 namespace dse {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -41,7 +43,11 @@ std::optional<std::string> closest_name(std::string_view wrong, const std::vecto
   std::pair<std::size_t, bool> best_rank{limit + 1, true};
   for (const auto& name : valid) {
     const std::string name_lower = lower(name);
-    std::size_t distance = edit_distance(wrong_lower, name_lower);
+    // The lengths' difference bounds the distance from below: past the limit it decides as the
+    // distance would, without a table of a long input's length times the name's.
+    const std::size_t length_gap =
+        std::max(wrong_lower.size(), name_lower.size()) - std::min(wrong_lower.size(), name_lower.size());
+    std::size_t distance = length_gap > limit ? length_gap : edit_distance(wrong_lower, name_lower);
     const bool prefix =
         !wrong_lower.empty() && (name_lower.starts_with(wrong_lower) || wrong_lower.starts_with(name_lower));
     const bool by_prefix = prefix && distance > limit;
@@ -90,7 +96,7 @@ std::string join_names(const std::vector<std::string>& names, std::string_view s
 
 std::string did_you_mean_suffix(std::string_view wrong, const std::vector<std::string>& valid) {
   const auto best = closest_name(wrong, valid);
-  return best ? "; did you mean '" + *best + "'?" : std::string();
+  return best ? "; did you mean '" + cut_input(*best) + "'?" : std::string();
 }
 
 }  // namespace dse

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "models/base/csv_table.h"
+#include "models/base/cut_input.h"
 #include "models/base/errors.h"
 #include "models/ops/op_library.h"
 
@@ -13,7 +14,8 @@ std::int64_t positive(const CsvTable& table, const CsvTable::Row& row, std::size
   const std::int64_t value = table.integer(row, column);
   if (value < 1) {
     throw UserError(table.path() + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) +
-                    ": " + table.header()[column] + ": expected a positive integer, found " + std::to_string(value));
+                    ": " + cut_input(table.header()[column]) + ": expected a positive integer, found " +
+                    std::to_string(value));
   }
   return value;
 }

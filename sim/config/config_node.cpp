@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "models/base/cut_input.h"
 #include "models/base/did_you_mean.h"
 
 namespace dse {
@@ -147,8 +148,9 @@ void ConfigNode::check_unknown_keys() const {
       std::vector<std::string> valid(known_keys_.begin(), known_keys_.end());
       const std::string expected =
           valid.empty() ? "expected no keys here" : "expected one of the keys " + join_names(valid);
-      throw ConfigError(entry.key_mark, child_path(path_, entry.key),
-                        expected + ", found unknown key '" + entry.key + "'" + did_you_mean_suffix(entry.key, valid));
+      throw ConfigError(
+          entry.key_mark, child_path(path_, entry.key),
+          expected + ", found unknown key '" + cut_input(entry.key) + "'" + did_you_mean_suffix(entry.key, valid));
     }
     entry.value.check_unknown_keys();
   }
@@ -192,6 +194,12 @@ void ConfigNode::erase(std::string_view key) {
 }
 
 ConfigNode* ConfigNode::mutable_item(std::size_t index) { return index < items_.size() ? &items_[index] : nullptr; }
+
+void ConfigNode::erase_item(std::size_t index) {
+  if (index >= items_.size()) return;
+  items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(index));
+  for (std::size_t i = index; i < items_.size(); ++i) items_[i].set_path(item_path(path_, i));
+}
 
 // --- typed values ---------------------------------------------------------------------------------
 
@@ -257,7 +265,7 @@ T ConfigNode::as() const {
       if (const auto value = parse_integer<T>(text_)) return *value;
       if (parse_integer<long long>(text_))
         fail("expected " + expected_type_name<T>() + " that fits in " + std::to_string(sizeof(T) * 8) +
-             " bits, found " + text_);
+             " bits, found " + cut_input(text_));
     }
     wrong();
   } else {
@@ -303,7 +311,7 @@ T ParamRead<T>::check(const ConfigNode& node) const {
       } catch (const ConfigError&) {
         node.fail("expected " + expected + ", found " + node.describe());
       }
-      if (value < *low_ || value > *high_) node.fail("expected " + expected + ", found " + node.text());
+      if (value < *low_ || value > *high_) node.fail("expected " + expected + ", found " + cut_input(node.text()));
       return value;
     }
   }

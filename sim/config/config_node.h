@@ -105,6 +105,8 @@ class ConfigNode {
   // Removes `key` from a map (nothing if absent).
   void erase(std::string_view key);
   ConfigNode* mutable_item(std::size_t index);
+  // Removes item `index` of a sequence (nothing if past the end); the items after it move up.
+  void erase_item(std::size_t index);
   // Re-roots the key paths of this subtree at `path`.
   void set_path(const std::string& path);
   std::size_t item_count() const { return items_.size(); }

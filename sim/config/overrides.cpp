@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "models/base/cut_input.h"
 #include "sim/config/config_loader.h"
 
 namespace dse {
@@ -21,7 +22,7 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
   std::vector<Step> steps;
   std::size_t i = 0;
   const auto bad = [&](const std::string& what) {
-    throw ConfigError(flag_mark(flag_number, static_cast<int>(i) + 1), path,
+    throw ConfigError(flag_mark(flag_number, static_cast<int>(i) + 1), cut_input(path),
                       "expected KEY.PATH=VALUE with keys of letters, digits, '_' or '-', [N] indices and [\"KEY\"] "
                       "for keys with other characters, found " +
                           what);
@@ -58,6 +59,43 @@ std::vector<Step> parse_key_path(const std::string& path, int flag_number) {
   return steps;
 }
 
+// `-p KEY=~`: removes the key or sequence item the path names, so that the reader's default (or
+// another key: `requests` for `duration_s`) applies. A path that names nothing removes nothing.
+void remove_at(ConfigNode& root, const std::vector<Step>& steps, int flag_number) {
+  ConfigNode* node = &root;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const bool last = s + 1 == steps.size();
+    const SourceMark here = flag_mark(flag_number, steps[s].column);
+    if (!steps[s].is_index) {
+      if (!node->is_map())
+        throw ConfigError(here, node->path(),
+                          "expected a mapping to remove '" + steps[s].key + "' from, found " + node->describe());
+      if (last) {
+        node->erase(steps[s].key);
+        return;
+      }
+      node = node->mutable_child(steps[s].key);
+    } else {
+      if (!node->is_sequence())
+        throw ConfigError(here, node->path(),
+                          "expected a sequence to remove item [" + std::to_string(steps[s].index) + "] from, found " +
+                              node->describe());
+      if (last) {
+        node->erase_item(steps[s].index);
+        return;
+      }
+      node = node->mutable_item(steps[s].index);
+    }
+    if (!node) return;
+  }
+}
+
+bool is_removal(const std::string& value) {
+  const auto first = value.find_first_not_of(" \t");
+  return first != std::string::npos && value[first] == '~' &&
+         value.find_first_not_of(" \t", first + 1) == std::string::npos;
+}
+
 }  // namespace
 
 void apply_override(ConfigNode& root, const std::string& assignment, int flag_number) {
@@ -76,11 +114,18 @@ void apply_override(ConfigNode& root, const std::string& assignment, int flag_nu
   }
   if (equals == std::string::npos) equals = assignment.find('=');  // an unclosed ["...: the key path says so
   if (equals == std::string::npos) {
-    throw ConfigError(flag_mark(flag_number, 1), assignment,
-                      "expected KEY.PATH=VALUE, found no '=' in \"" + assignment + "\"");
+    throw ConfigError(flag_mark(flag_number, 1), cut_input(assignment),
+                      "expected KEY.PATH=VALUE, found no '=' in \"" + cut_input(assignment) + "\"");
   }
   const std::string key_path = assignment.substr(0, equals);
   const std::vector<Step> steps = parse_key_path(key_path, flag_number);
+  if (is_removal(assignment.substr(equals + 1))) {
+    if (!root.is_map())
+      throw ConfigError(root.mark(), root.path(),
+                        "expected a mapping to remove '" + key_path + "' from, found " + root.describe());
+    remove_at(root, steps, flag_number);
+    return;
+  }
   ConfigNode value =
       parse_yaml_value(assignment.substr(equals + 1), flag_mark(flag_number, static_cast<int>(equals) + 2));
 

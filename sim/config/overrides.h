@@ -3,7 +3,8 @@
 // The key path is dotted map keys with [N] sequence indices ("workload.models[0].batch"), and
 // ["KEY"] for a map key with other characters, such as a search-space key that is itself a path:
 // `search.space["device.l1_kib"]={choice: [32, 64]}`. The value
-// is YAML ("16", "fp16", "{name: vgg16, batch: 4}"; empty means null). Missing map keys are
+// is YAML ("16", "fp16", "{name: vgg16, batch: 4}"; empty means null), except `~`, which removes
+// the key or sequence item (nothing where the path names nothing). Missing map keys are
 // created (a misspelt one is then reported by the unknown-key check, like a misspelt key in the
 // file); an index may address an existing item or append one past the end. Errors name the flag as
 // "(-p #N):1:COL" with the column inside the flag's argument.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "models/base/csv_table.h"
+#include "models/base/cut_input.h"
 #include "sim/config/config_loader.h"
 
 namespace dse {
@@ -124,10 +125,10 @@ class Trace final : public ArrivalProcess {
       const int col = column < row.cells.size() ? row.cells[column].column : 1;
       if (!std::isfinite(t) || t < 0)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected a time in seconds >= 0, found {}", path, row.line,
-                                    col, table.text(row, column)));
+                                    col, cut_input(table.text(row, column))));
       if (!times_.empty() && t < times_.back())
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times in non-decreasing order, found {} after {}",
-                                    path, row.line, col, table.text(row, column), times_.back()));
+                                    path, row.line, col, cut_input(table.text(row, column)), times_.back()));
       times_.push_back(t);
       places.push_back({row.line, col});
     }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "models/base/csv_table.h"
+#include "models/base/cut_input.h"
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "sim/config/overrides.h"
@@ -54,18 +55,19 @@ std::vector<LoggedRow> read_log(const CsvTable& table, const std::vector<double>
     r.cap_w = table.number(row, cap);
     const auto fail = [&](std::size_t column, const std::string& message) {
       throw UserError(fmt::format("{}:{}:{}: {}: {}", table.path(), row.line, row.cells[column].column,
-                                  table.header()[column], message));
+                                  cut_input(table.header()[column]), message));
     };
     if (!rows.empty() && r.time_s < rows.back().time_s)
-      fail(time, fmt::format("expected time stamps in non-decreasing order, found {} after {}", table.text(row, time),
-                             rows.back().time_s));
+      fail(time, fmt::format("expected time stamps in non-decreasing order, found {} after {}",
+                             cut_input(table.text(row, time)), rows.back().time_s));
     if (!rows.empty() && r.cap_w != rows.back().cap_w)
-      fail(cap, fmt::format("expected one power cap for the whole run, found {} after {}", table.text(row, cap),
-                            rows.back().cap_w));
-    if (r.cap_w <= 0) fail(cap, "expected a cap in W > 0, found " + table.text(row, cap));
+      fail(cap, fmt::format("expected one power cap for the whole run, found {} after {}",
+                            cut_input(table.text(row, cap)), rows.back().cap_w));
+    if (r.cap_w <= 0) fail(cap, "expected a cap in W > 0, found " + cut_input(table.text(row, cap)));
     if (best) {
       const auto index = table.integer(row, *best);
-      if (index < 0 || index > 100000) fail(*best, "expected a batch index >= 0, found " + table.text(row, *best));
+      if (index < 0 || index > 100000)
+        fail(*best, "expected a batch index >= 0, found " + cut_input(table.text(row, *best)));
       r.state.batch = static_cast<int>(index) + 1;
     }
     for (const auto& [column, name] : {std::pair{min_bs, "minBS"}, std::pair{max_bs, "maxBS"}})

@@ -165,6 +165,35 @@ TEST(KernelMeasurements, ReadsNeuSightsConvolutions) {
                 "'linear'");
 }
 
+// Errors quote a cell or a header cut to 80 bytes and "…(N bytes)", and at most 32 column names: a
+// 60 MB cell made a 60 MB error line (issue 54).
+TEST(KernelMeasurements, ErrorsQuoteLongCellsCut) {
+  const std::string cell(1'000'000, '7');
+  const std::string long_number = write_csv("dse_long_cell.csv", kHeader + "linear," + cell +
+                                                                     "x,NVIDIA L4,p,1,k,1,1,1,"
+                                                                     "1,1,1,1,1,cu,k,1,2,3,4\n");
+  EXPECT_EQ(error_of(long_number),
+            long_number + ":2:8: Latency: expected a number, found \"" + std::string(80, '7') + "…(1000001 bytes)\"");
+  const std::string long_op =
+      write_csv("dse_long_op.csv",
+                "OPName,Latency,Device,B,Input_Channel,Output_Channel,Kernel_Szie,Input_Size,Stride,"
+                "Padding\n" +
+                    std::string(200, 'x') + ",1.0,Tesla T4,2,8,8,3,5,1,1\n");
+  EXPECT_NE(error_of(long_op).find("found '" + std::string(80, 'x') + "…(200 bytes)'"), std::string::npos)
+      << error_of(long_op);
+  // A header of one long name and of many: each name cut, the list cut after 32.
+  const std::string long_name(1'000'000, 'L');
+  const std::string long_header = write_csv("dse_long_header.csv", "OPName," + long_name + "\nlinear,1\n");
+  EXPECT_EQ(error_of(long_header), long_header + ":1:1: header: expected a column 'Latency', found columns OPName, " +
+                                       std::string(80, 'L') + "…(1000000 bytes)");
+  std::string wide;
+  for (int i = 0; i < 100'000; ++i) wide += "c" + std::to_string(i) + ",";
+  const std::string wide_header = write_csv("dse_wide_header.csv", wide + "OPName\n");
+  const std::string message = error_of(wide_header);
+  EXPECT_LT(message.size(), 600u) << message.substr(0, 600);
+  EXPECT_NE(message.find("c30, c31, …(100001 in all)"), std::string::npos) << message.substr(0, 600);
+}
+
 TEST(CsvField, QuotesWhatCsvTableWouldSplitAndReadsBack) {
   EXPECT_EQ(csv_field("ampere_sgemm_128x64_tn"), "ampere_sgemm_128x64_tn");
   const std::string name = "void splitkreduce_kernel<32, 16, int, float>(\"p\")";

@@ -75,15 +75,23 @@ mkdir -p results/report_check
 screenshot=$PWD/results/report_check/screenshot.png report 13 "$work/single.h5" "$work/search.h5" \
   "$work/serving.h5" "$work/governed.h5" --compare --out "$work/compare"
 
-# Bad input: exit 2 and one line naming the file.
+# Bad input: exit 2 and one line naming the file, never a traceback.
 head -c 1000 "$work/single.h5" > "$work/truncated.h5"
 /usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "w")["x"] = [1]' "$work/foreign.h5"
-for bad in "$work/missing.h5" "$work/truncated.h5" "$work/foreign.h5" configs/experiments/quickstart.yaml; do
+# A result file without /meta/kind, told by its groups, whose /requests lacks arrival_s.
+/usr/bin/python3 -c '
+import h5py, sys
+with h5py.File(sys.argv[1], "w") as f:
+    f["config"], f["meta/host"], f["requests/end_s"] = "x: 1\n", "vm", [1.0]
+' "$work/malformed.h5"
+for bad in "$work/missing.h5" "$work/truncated.h5" "$work/foreign.h5" "$work/malformed.h5" \
+  configs/experiments/quickstart.yaml; do
   set +e
   err=$("$dse" report "$bad" --out "$work/bad" 2>&1 > /dev/null)
   code=$?
   set -e
   [ "$code" -eq 2 ] || fail "dse report $bad: expected exit 2, found $code ($err)"
-  [[ "$err" == "dse: error: $bad: "* ]] || fail "dse report $bad: expected 'dse: error: $bad: ...', found '$err'"
+  [[ "$err" == "dse: error: $bad: "* && "$err" != *$'\n'* ]] ||
+    fail "dse report $bad: expected one line 'dse: error: $bad: ...', found '$err'"
   echo "ok: $err"
 done

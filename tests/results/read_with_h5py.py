@@ -56,6 +56,12 @@ with tempfile.TemporaryDirectory() as tmp:
         assert len(use["start_us"]) == len(use["sm_occupancy"]) == len(use["dram_gb_per_s"]) > 10
         assert all(0 <= x <= 1 for x in use["sm_occupancy"][:]) and max(use["sm_occupancy"][:]) > 0.5
         assert all(0 <= x <= 4800 for x in use["dram_gb_per_s"][:]), max(use["dram_gb_per_s"][:])  # H200: 4.8 TB/s
+    # docs/results.md's example runs as written with what scripts/bootstrap.sh installs (it used
+    # pandas, which bootstrap does not install).
+    doc = open("docs/results.md", encoding="utf-8").read()
+    example = doc.split("```python\n", 1)[1].split("```", 1)[0].replace("results/quickstart.h5", path)
+    ran = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True)
+    assert ran.returncode == 0 and ran.stdout.strip(), ("docs/results.md's example failed", ran.stderr)
     # An accelerator run: its own metrics (area, the *_vs_tpu_v3 ratios) and word settings.
     accel = os.path.join(tmp, "accel.h5")
     out = subprocess.run([dse, "run", "configs/experiments/accel_tpu_v3.yaml", "--json", "-q", "-p", f"output={accel}",

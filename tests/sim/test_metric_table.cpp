@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -14,6 +15,7 @@
 #include "sim/metrics/metric_catalog.h"
 #include "sim/output/summary_json.h"
 #include "sim/run/simulation.h"
+#include "sim/serving/serving_trace.h"
 #include "tests/cli/cli_runner.h"
 
 namespace dse {
@@ -103,6 +105,43 @@ TEST(MetricTable, EveryWriterCarriesExactlyTheDeclaredMetrics) {
   // No catalog entry is documented but never produced.
   for (const auto& info : metric_catalog())
     EXPECT_TRUE(produced.contains(info.name)) << info.name << " is never reported";
+}
+
+// The printed summary: a mean batch keeps its decimals (8.0 at 7.96 misled, issue 54), and a peak
+// above the power limit or cap says why beside it. Numbers set by hand, no run.
+TEST(MetricTable, SummaryPrintsTheMeanBatchAndWhyAPeakIsOverTheLimit) {
+  const Experiment experiment = read_experiment(
+      load_config_text("name: x\nworkload: {models: [{name: resnet18}]}\ndevice: {gpu: t4}\noutput: ~\n", "t.yaml"),
+      "t.yaml");
+  RunResult pass;
+  pass.metrics.set("batch_mean", 7.96);
+  pass.metrics.set("requests", 1200);
+  pass.metrics.set("power_peak_w", 96.4);
+  pass.metrics.set("power_limit_w", 70);
+  const std::string text = report_text(experiment, pass);
+  EXPECT_NE(text.find("\nbatch_mean        7.96\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nrequests          1200\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\npower_peak_w      96.4 W  (over the 70 W power_limit_w: the firmware holds the mean of each "
+                      "device.power_window_ms window to it; the peak is the highest 1 ms mean)\n"),
+            std::string::npos)
+      << text;
+  pass.metrics.set("power_limit_w", 150);  // within the limit: nothing beside it
+  EXPECT_NE(report_text(experiment, pass).find("\npower_peak_w      96.4 W\n"), std::string::npos);
+
+  RunResult served;
+  auto trace = std::make_shared<ServingTrace>();
+  trace->governor = "batch_dvfs";
+  served.serving = trace;
+  served.metrics.set("power_peak_w", 424.6);
+  served.metrics.set("power_cap_w", 300);
+  EXPECT_NE(report_text(experiment, served)
+                .find("424.6 W  (over the 300 W power_cap_w: the governor answers a reading over the cap at its next "
+                      "action, every period_s; the peak is the highest sensor reading)\n"),
+            std::string::npos)
+      << report_text(experiment, served);
+  trace->governor = "static";
+  EXPECT_NE(report_text(experiment, served).find("the static governor only measures against the cap;"),
+            std::string::npos);
 }
 
 TEST(MetricTable, ListMetricsPrintsTheCatalogWithUnits) {

@@ -80,3 +80,45 @@ TEST(Overrides, QuotedKeysReachKeysWithDots) {
 }
 
 }  // namespace dse
+
+namespace dse {
+
+// `-p KEY=~` removes the key, so that the reader's default or another key applies: a config's
+// `duration_s` becomes `requests` from the command line (issue 54). An empty value still sets null.
+TEST(Overrides, TildeRemovesAKeyOrAnItem) {
+  ConfigNode root = load_config_text(
+      "name: x\nworkload:\n  models: [{name: resnet18}, {name: resnet50, batch: 4}]\n  serving: {duration_s: 10}\n",
+      "x.yaml");
+  apply_overrides(root, {"workload.serving.duration_s=~", "workload.serving.requests=100",
+                         "output=", "workload.models[0]= ~ ", "device.gpu=~", "workload.nothing.here=~"});
+  const ConfigNode& workload = *root.find("workload");
+  EXPECT_EQ(workload.find("serving")->keys(), std::vector<std::string>{"requests"});
+  ASSERT_TRUE(root.find("output"));
+  EXPECT_TRUE(root.find("output")->is_null());
+  // The second model moved up, its key paths with it.
+  ASSERT_EQ(workload.find("models")->item_count(), 1u);
+  const ConfigNode& model = workload.find("models")->items()[0];
+  EXPECT_EQ(model.find("name")->text(), "resnet50");
+  EXPECT_EQ(model.find("batch")->path(), "workload.models[0].batch");
+  // Removing what is not there removes nothing and creates nothing.
+  EXPECT_FALSE(root.find("device"));
+  EXPECT_FALSE(workload.find("nothing"));
+  EXPECT_EQ(override_error(root, "name.first=~"),
+            "(-p #1):1:6: name: expected a mapping to remove 'first' from, found \"x\"");
+  EXPECT_EQ(override_error(root, "name[0]=~"),
+            "(-p #1):1:6: name: expected a sequence to remove item [0] from, found \"x\"");
+  // `~` inside a value is YAML as before.
+  apply_override(root, "name=a~b", 1);
+  EXPECT_EQ(root.find("name")->text(), "a~b");
+}
+
+// Errors quote an input's value cut to 80 bytes: a 60 MB value makes no 60 MB message.
+TEST(Overrides, ErrorsQuoteALongAssignmentCut) {
+  const ConfigNode root = load_config_text(kConfig, "x.yaml");
+  const std::string message = override_error(root, std::string(100000, 'a'));
+  const std::string cut = std::string(80, 'a') + "…(100000 bytes)";
+  EXPECT_EQ(message, "(-p #1):1:1: " + cut + ": expected KEY.PATH=VALUE, found no '=' in \"" + cut + "\"")
+      << message.substr(0, 300);
+}
+
+}  // namespace dse
