@@ -54,8 +54,8 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     measurement.op = table.text(row, op);
     // An error naming the file, line, column and header: "FILE:LINE:COL: HEADER: expected ..., found CELL".
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {
-      return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                       table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
+      return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(table.cell_column(row, column)) +
+                       ": " + table.header()[column] + ": expected " + expected + ", found " + table.text(row, column));
     };
     measurement.latency_ms = table.number(row, latency);
     if (!(measurement.latency_ms > 0) || !std::isfinite(measurement.latency_ms))
@@ -88,7 +88,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       // NeuSight names a convolution `conv`; dse's op is conv2d.
       if (measurement.op == "conv") measurement.op = "conv2d";
       if (measurement.op != "conv2d")
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[op].column) +
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(table.cell_column(row, op)) +
                         ": OPName: expected conv in a file of convolutions (it has an Input_Channel column), found '" +
                         measurement.op + "'");
       ConvShape shape;
