@@ -112,7 +112,8 @@ E2eValidation predict_e2e_labels(const std::string& file) {
     }
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {
       return UserError(fmt::format("{}:{}:{}: {}: expected {}, found '{}'", table.path(), row.line,
-                                   row.cells[column].column, table.header()[column], expected, row.cells[column].text));
+                                   table.cell_column(row, column), table.header()[column], expected,
+                                   table.text(row, column)));
     };
     const auto positive_int = [&](const std::string& text) {
       int value = 0;

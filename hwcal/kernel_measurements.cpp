@@ -55,8 +55,8 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
     measurement.op = table.text(row, op);
     // An error naming the file, line, column and header: "FILE:LINE:COL: HEADER: expected ..., found CELL".
     const auto bad_cell = [&](std::size_t column, const std::string& expected) {
-      return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) + ": " +
-                       cut_input(table.header()[column]) + ": expected " + expected + ", found " +
+      return UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(table.cell_column(row, column)) +
+                       ": " + cut_input(table.header()[column]) + ": expected " + expected + ", found " +
                        cut_input(table.text(row, column)));
     };
     measurement.latency_ms = table.number(row, latency);
@@ -90,7 +90,7 @@ std::vector<KernelMeasurement> read_kernel_measurements(const std::string& path)
       // NeuSight names a convolution `conv`; dse's op is conv2d.
       if (measurement.op == "conv") measurement.op = "conv2d";
       if (measurement.op != "conv2d")
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[op].column) +
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(table.cell_column(row, op)) +
                         ": OPName: expected conv in a file of convolutions (it has an Input_Channel column), found '" +
                         cut_input(measurement.op) + "'");
       ConvShape shape;

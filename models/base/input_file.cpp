@@ -4,7 +4,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "models/base/errors.h"
 
@@ -39,9 +38,19 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes, st
   check_input_file(path, max_bytes, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(path + ": cannot read: " + std::strerror(errno));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  // Read into one buffer of the file's size (a string stream would hold two or three copies).
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  std::string bytes;
+  if (!error) bytes.reserve(static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > max_bytes)  // it grew since it was checked
+      throw UserError(path + ": cannot read: expected " + std::string(what) + " of at most " +
+                      std::to_string(max_bytes >> 20) + " MiB, found more");
+  }
+  return bytes;
 }
 
 }  // namespace dse

@@ -13,9 +13,9 @@ namespace {
 std::int64_t positive(const CsvTable& table, const CsvTable::Row& row, std::size_t column) {
   const std::int64_t value = table.integer(row, column);
   if (value < 1) {
-    throw UserError(table.path() + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[column].column) +
-                    ": " + cut_input(table.header()[column]) + ": expected a positive integer, found " +
-                    std::to_string(value));
+    throw UserError(table.path() + ":" + std::to_string(row.line) + ":" +
+                    std::to_string(table.cell_column(row, column)) + ": " + cut_input(table.header()[column]) +
+                    ": expected a positive integer, found " + std::to_string(value));
   }
   return value;
 }
@@ -50,7 +50,7 @@ Graph import_scalesim_topology(const std::string& path, TopologyForm form, DType
                  fw = positive(table, row, 4), c = positive(table, row, 5), filters = positive(table, row, 6),
                  stride = positive(table, row, 7);
       if (fh > h || fw > w) {
-        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(row.cells[3].column) +
+        throw UserError(path + ":" + std::to_string(row.line) + ":" + std::to_string(table.cell_column(row, 3)) +
                         ": Filter Height: expected a filter no larger than the IFMAP (" + std::to_string(h) + "x" +
                         std::to_string(w) + "), found " + std::to_string(fh) + "x" + std::to_string(fw));
       }

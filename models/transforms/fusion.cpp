@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "models/ops/op_factory.h"
 #include "models/ops/op_library.h"
@@ -253,14 +254,18 @@ Graph fuse_attention(const Graph& graph) {
       });
 }
 
-Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std::size_t index) {
+// `mapped` is a scratch table over the graph's tensors, all empty, which it leaves empty again (one
+// per graph rather than per segment: cut op by op, a 100,000-op graph would clear it 100,000 times).
+Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std::size_t index,
+                           std::vector<std::optional<TensorId>>& mapped) {
   Graph out(graph.name() + ".segment" + std::to_string(index));
-  std::vector<std::optional<TensorId>> mapped(graph.tensors().size());
+  std::vector<TensorId> touched;
   const auto map_input = [&](TensorId id) {
     if (mapped[id]) return *mapped[id];
     const Tensor& t = graph.tensor(id);
     mapped[id] = t.constant ? out.add_constant(t.name, t.shape, t.dtype, t.parameter)
                             : out.add_input(t.name, t.shape, t.dtype, t.layout);
+    touched.push_back(id);
     return *mapped[id];
   };
   for (const auto id : ops) {
@@ -268,27 +273,29 @@ Graph split_segment_helper(const Graph& graph, const std::vector<OpId>& ops, std
     std::vector<TensorId> inputs;
     for (const auto input : op.inputs) inputs.push_back(map_input(input));
     mapped[op.output] = ops::make_op(out, op.kind, op.name, inputs, op.attributes);
+    touched.push_back(op.output);
   }
+  for (const TensorId id : touched) mapped[id].reset();
   return out;
 }
 
 std::vector<Graph> split_segments(const Graph& graph, const std::vector<std::string>& cut_after) {
   std::set<std::string> cuts(cut_after.begin(), cut_after.end());
-  for (const auto& name : cut_after) {
-    const bool known =
-        std::any_of(graph.ops().begin(), graph.ops().end(), [&](const Op& op) { return op.name == name; });
-    if (!known) throw std::invalid_argument(graph.name() + ": no op named '" + name + "' to cut after");
-  }
+  std::set<std::string_view> names;
+  for (const Op& op : graph.ops()) names.insert(op.name);
+  for (const auto& name : cut_after)
+    if (!names.contains(name)) throw std::invalid_argument(graph.name() + ": no op named '" + name + "' to cut after");
   std::vector<Graph> segments;
   std::vector<OpId> current;
+  std::vector<std::optional<TensorId>> mapped(graph.tensors().size());
   for (const OpId id : graph.topological_order()) {
     current.push_back(id);
     if (cuts.contains(graph.op(id).name)) {
-      segments.push_back(split_segment_helper(graph, current, segments.size()));
+      segments.push_back(split_segment_helper(graph, current, segments.size(), mapped));
       current.clear();
     }
   }
-  if (!current.empty()) segments.push_back(split_segment_helper(graph, current, segments.size()));
+  if (!current.empty()) segments.push_back(split_segment_helper(graph, current, segments.size(), mapped));
   return segments;
 }
 

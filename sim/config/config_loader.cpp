@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/config/embedded_files.h"
+#include "sim/config/yaml_node_count.h"
 
 namespace dse {
 namespace fs = std::filesystem;
@@ -26,6 +27,9 @@ constexpr std::size_t kMaxNodes = 1'000'000;
 constexpr std::size_t kNodesPerByte = 16;
 constexpr std::size_t kNodesPerFile = 10'000;
 constexpr std::size_t kMaxIncludeDepth = 32;
+// Files larger than this have their nodes counted before yaml-cpp builds them (at ~480 bytes a node
+// a file of up to 64 KiB builds at most ~30 MB).
+constexpr std::size_t kCountedFileBytes = 64 << 10;
 // Deeper than yaml-cpp's own parser allows (499), so only an alias that contains itself (a cyclic
 // node graph, `a: &a [*a]`) reaches it: without it converting one recursed until the stack overflowed.
 constexpr int kMaxConvertDepth = 512;
@@ -137,6 +141,16 @@ class Converter {
     node_budget_ = std::min(kMaxNodes, node_budget_ + kNodesPerFile + kNodesPerByte * text.size());
     YAML::Node root;
     try {
+      // A large file is counted before yaml-cpp builds its nodes (a small one cannot exceed the budget).
+      if (text.size() > kCountedFileBytes) {
+        const std::size_t left = node_budget_ > node_count_ ? node_budget_ - node_count_ : 0;
+        if (const auto over = find_yaml_node_over_budget(text, left, path))
+          throw ConfigError({file, over->mark.line + 1 + line_offset,
+                             over->mark.column + 1 + (over->mark.line == 0 ? column_offset : 0)},
+                            over->path,
+                            "expected at most " + std::to_string(node_budget_) +
+                                " nodes (10000 + 16 per byte of each file read, 1000000 at most), found more");
+      }
       root = YAML::Load(text);
     } catch (const YAML::DeepRecursion& error) {
       const SourceMark mark{file, error.mark.line + 1 + line_offset, error.mark.column + 1 + column_offset};

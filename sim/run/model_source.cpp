@@ -156,6 +156,14 @@ ModelRequest read_model_entry(const ConfigNode& node, const std::string& config_
     }
     model.graph = std::make_shared<const Graph>(std::move(graph));
   }
+  // A model with nothing that takes time (no ops, or only views such as reshape) would run in 0 s at
+  // 0 W, and served it would never advance the clock: refused for every device.
+  const auto& ops = model.graph->ops();
+  if (std::none_of(ops.begin(), ops.end(), [](const Op& op) { return op_category(op) != OpCategory::view; }))
+    node.fail(
+        fmt::format("expected a model with at least one op that takes time (not only reshape or flatten "
+                    "views), found '{}' with {}",
+                    model.name, ops.empty() ? "no ops" : fmt::format("only views ({} ops)", ops.size())));
   return model;
 }
 

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 #include "models/transforms/fusion.h"
@@ -99,15 +103,17 @@ std::vector<std::size_t> breadth_first_order(const std::vector<std::size_t>& seg
 }
 
 void add_tenant_order_waits(ScheduleSpec& spec) {
+  // The waits present, as (waiter tenant, waiter segment, waited tenant, waited segment): a set, not
+  // a scan of every wait per segment.
+  std::set<std::array<std::size_t, 4>> present;
+  for (const ScheduleSpec::Wait& w : spec.waits)
+    present.insert({w.waiter.tenant, w.waiter.segment, w.waited.tenant, w.waited.segment});
   for (std::size_t t = 0; t < spec.tenants.size(); ++t) {
     const auto& streams = spec.tenants[t].streams;
     for (std::size_t k = 1; k < streams.size(); ++k) {
       if (streams[k] == streams[k - 1]) continue;
       const SegmentRef waiter{t, k}, waited{t, k - 1};
-      const bool present = std::any_of(spec.waits.begin(), spec.waits.end(), [&](const ScheduleSpec::Wait& w) {
-        return w.waiter == waiter && w.waited == waited;
-      });
-      if (!present) spec.waits.push_back({waiter, waited, {}});
+      if (present.insert({t, k, t, k - 1}).second) spec.waits.push_back({waiter, waited, {}});
     }
   }
 }
@@ -238,9 +244,23 @@ ResolvedSchedule resolve_schedule(ScheduleSpec spec, const std::vector<std::shar
          "expected sync points that can all be met, found a deadlock: " + describe_cycle(cycle, out.segments));
   }
 
-  // What reaches what: bitsets over segments, filled in a topological order of the edges.
-  const std::size_t n = out.segments.size(), words = (n + 63) / 64;
-  std::vector<std::vector<std::uint64_t>> reach(n, std::vector<std::uint64_t>(words, 0));
+  // What reaches what. A stream runs its segments in order, so a segment that reaches one on a
+  // stream reaches every later one there: for each segment and stream used, the first place on that
+  // stream it reaches, filled in a reverse topological order (segments x streams, at most 64, where a
+  // table of segment pairs would take 5 GB for two 100,000-op graphs cut op by op).
+  const std::size_t n = out.segments.size();
+  std::vector<std::size_t> slot(out.stream_priority.size(), 0), place(n, 0), next_place;
+  std::size_t streams_used = 0;
+  {
+    std::vector<char> used(out.stream_priority.size(), 0);
+    for (const ScheduleSegment& segment : out.segments) used[static_cast<std::size_t>(segment.stream)] = 1;
+    for (std::size_t s = 0; s < used.size(); ++s)
+      if (used[s]) slot[s] = streams_used++;
+    next_place.assign(streams_used, 0);
+    for (std::size_t i = 0; i < n; ++i) place[i] = next_place[slot[static_cast<std::size_t>(out.segments[i].stream)]]++;
+  }
+  constexpr std::uint32_t kUnreached = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> first_reached(n * streams_used, kUnreached);
   {
     std::vector<std::size_t> indegree(n, 0), topo;
     for (const auto& list : edges)
@@ -251,12 +271,18 @@ ResolvedSchedule resolve_schedule(ScheduleSpec spec, const std::vector<std::shar
       for (const Edge& e : edges[topo[k]])
         if (--indegree[e.to] == 0) topo.push_back(e.to);
     for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+      std::uint32_t* row = &first_reached[*it * streams_used];
       for (const Edge& e : edges[*it]) {
-        reach[*it][e.to / 64] |= std::uint64_t{1} << (e.to % 64);
-        for (std::size_t w = 0; w < words; ++w) reach[*it][w] |= reach[e.to][w];
+        const std::uint32_t* next = &first_reached[e.to * streams_used];
+        std::uint32_t& on_its_stream = row[slot[static_cast<std::size_t>(out.segments[e.to].stream)]];
+        on_its_stream = std::min(on_its_stream, static_cast<std::uint32_t>(place[e.to]));
+        for (std::size_t s = 0; s < streams_used; ++s) row[s] = std::min(row[s], next[s]);
       }
     }
   }
+  const auto reaches = [&](std::size_t from, std::size_t to) {
+    return first_reached[from * streams_used + slot[static_cast<std::size_t>(out.segments[to].stream)]] <= place[to];
+  };
 
   // The segments, cut by the graph transform; every tensor a segment takes from an earlier one
   // must come from a segment ordered before it.
@@ -286,7 +312,7 @@ ResolvedSchedule resolve_schedule(ScheduleSpec spec, const std::vector<std::shar
         const auto it = produced_in.find(graphs[k]->tensor(input).name);
         if (it == produced_in.end() || it->second == k) continue;  // a graph input of the tenant
         const std::size_t producer = position.at({t, it->second});
-        if (reach[producer][consumer / 64] & (std::uint64_t{1} << (consumer % 64))) continue;
+        if (reaches(producer, consumer)) continue;
         const SegmentRef from{t, it->second}, to{t, k};
         fail(spec, tenant.where,
              fmt::format("expected every segment to run after the segments whose outputs it reads, found {} "

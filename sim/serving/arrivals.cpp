@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -115,33 +116,32 @@ class Trace final : public ArrivalProcess {
   Trace(const ConfigNode& params, const std::string& config_file) {
     const ConfigNode& file = params.at("file", "a CSV file with an arrival_s column");
     const std::string path = resolve_config_path(config_file, file.as<std::string>());
-    const CsvTable table = CsvTable::read(path);
-    const std::size_t column = table.column("arrival_s");
     // A trace of absolute timestamps (Unix time) starts at its first row with shift_to_zero.
     const bool shift = params.param<bool>("shift_to_zero").with_default(false);
-    std::vector<std::pair<int, int>> places;  // CSV line and column of each time
-    for (const auto& row : table.rows()) {
+    // Row by row (CsvTable::for_each_row): only the times are kept, 8 bytes a row.
+    std::size_t column = 0;
+    double origin = 0, previous = 0;  // the first row's time with shift_to_zero; the last row's
+    const auto on_header = [&](const CsvTable& table) { column = table.column("arrival_s"); };
+    const auto on_row = [&](const CsvTable& table, const CsvTable::Row& row) {
       const double t = table.number(row, column);
-      const int col = column < row.cells.size() ? row.cells[column].column : 1;
+      const int col = table.cell_column(row, column);
       if (!std::isfinite(t) || t < 0)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected a time in seconds >= 0, found {}", path, row.line,
                                     col, cut_input(table.text(row, column))));
-      if (!times_.empty() && t < times_.back())
+      if (!times_.empty() && t < previous)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times in non-decreasing order, found {} after {}",
-                                    path, row.line, col, cut_input(table.text(row, column)), times_.back()));
-      times_.push_back(t);
-      places.push_back({row.line, col});
-    }
-    if (times_.empty()) throw UserError(path + ": expected at least one arrival row, found none");
-    const double origin = shift ? times_.front() : 0;
-    for (std::size_t i = 0; i < times_.size(); ++i) {
-      times_[i] -= origin;
-      if (times_[i] > kLongestServingRun_s)
+                                    path, row.line, col, cut_input(table.text(row, column)), previous));
+      if (times_.empty() && shift) origin = t;
+      previous = t;
+      if (t - origin > kLongestServingRun_s)
         throw UserError(fmt::format("{}:{}:{}: arrival_s: expected times within {:g} s of {}, found {}{}", path,
-                                    places[i].first, places[i].second, kLongestServingRun_s,
-                                    shift ? "the first row" : "0 (the longest run dse simulates)", times_[i] + origin,
+                                    row.line, col, kLongestServingRun_s,
+                                    shift ? "the first row" : "0 (the longest run dse simulates)", t,
                                     shift ? "" : " (for Unix timestamps, set shift_to_zero: true)"));
-    }
+      times_.push_back(t - origin);
+    };
+    CsvTable::for_each_row(path, on_header, on_row);
+    if (times_.empty()) throw UserError(path + ": expected at least one arrival row, found none");
   }
   std::vector<double> initial_s(ServingRng&) override { return {times_[next_++]}; }
   std::optional<double> after_arrival_s(double, ServingRng&) override {
@@ -149,6 +149,9 @@ class Trace final : public ArrivalProcess {
     return times_[next_++];
   }
   std::optional<double> after_completion_s(double, ServingRng&) override { return std::nullopt; }
+  std::optional<double> expected_arrivals(double duration_s) const override {
+    return static_cast<double>(std::upper_bound(times_.begin(), times_.end(), duration_s) - times_.begin());
+  }
   std::optional<double> mean_rate_per_s() const override {
     return times_.size() > 1 && times_.back() > times_.front()
                ? std::optional<double>((times_.size() - 1) / (times_.back() - times_.front()))

@@ -44,6 +44,13 @@ class ArrivalProcess {
   virtual std::optional<double> after_completion_s(double now_s, ServingRng& rng) = 0;
   // The mean arrival rate where the process has one (1/s), for reports; nullopt for a closed loop.
   virtual std::optional<double> mean_rate_per_s() const = 0;
+  // About how many requests arrive in [0, duration_s] (a trace's count, a random process's mean),
+  // for the run's memory budget (sim/serving/serving_budget.h); nullopt for a closed loop, whose
+  // requests follow its completions.
+  virtual std::optional<double> expected_arrivals(double duration_s) const {
+    const auto rate = mean_rate_per_s();
+    return rate ? std::optional<double>(*rate * duration_s) : std::nullopt;
+  }
   // Whether requests follow completions (a closed loop) rather than a clock of their own.
   virtual bool closed_loop() const { return false; }
 };

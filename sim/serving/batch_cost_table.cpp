@@ -1,5 +1,7 @@
 #include "sim/serving/batch_cost_table.h"
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 
@@ -22,7 +24,13 @@ const PassProfile& BatchCostTable::at(std::size_t tenant, int batch, int clock_l
   const std::optional<double> clock_mhz =
       clock_level < 0 ? std::nullopt
                       : std::optional<double>(spec_.clock_levels_mhz.at(static_cast<std::size_t>(clock_level)));
-  return costs_.emplace(key, experiment_.device->profile(pass, clock_mhz, deadline_)).first->second;
+  PassProfile profile = experiment_.device->profile(pass, clock_mhz, deadline_);
+  // A batch that takes no time would never advance the run's clock (read_model_entry refuses models
+  // with no op that takes time; this holds the same for a device that times none of a model's ops).
+  if (!(profile.latency_s >= 1e-12))
+    entry.fail(fmt::format("expected a model whose batch takes time on {}, found a batch of {} taking {:g} s",
+                           experiment_.device->name(), batch, profile.latency_s));
+  return costs_.emplace(key, std::move(profile)).first->second;
 }
 
 const PassProfile& BatchCostTable::any() {

@@ -4,7 +4,8 @@
 // simulation, whatever its kind. Filled lazily: a serving run asks only for the (b, c) it
 // dispatches, each simulated once.
 //
-// Contract: one table per serving run (one thread); at() never fails on a validated spec.
+// Contract: one table per serving run (one thread); at() fails (ConfigError at the tenant's model)
+// only for a batch that takes no time (models with no timed op are refused when read).
 #pragma once
 
 #include <map>

@@ -38,23 +38,28 @@ struct LoggedRow {
 };
 
 // The columns a file has decide what its state is: BestBS (+1: the batch), minBS and maxBS, DVFS.
-std::vector<LoggedRow> read_log(const CsvTable& table, const std::vector<double>& levels) {
-  const std::size_t time = table.column("time stamp");
-  const std::size_t power = table.column("power");
-  const std::size_t cap = table.column("power cap");
-  const auto best = find_column(table, "BestBS");
-  const auto min_bs = find_column(table, "minBS");
-  const auto max_bs = find_column(table, "maxBS");
-  const auto dvfs = find_column(table, "DVFS");
+// Rows are read one at a time (CsvTable::for_each_row): only the log's own records are kept.
+std::vector<LoggedRow> read_log(const std::string& csv_path, const std::vector<double>& levels) {
+  std::size_t time = 0, power = 0, cap = 0;
+  std::optional<std::size_t> best, min_bs, max_bs, dvfs;
+  const auto on_header = [&](const CsvTable& table) {
+    time = table.column("time stamp");
+    power = table.column("power");
+    cap = table.column("power cap");
+    best = find_column(table, "BestBS");
+    min_bs = find_column(table, "minBS");
+    max_bs = find_column(table, "maxBS");
+    dvfs = find_column(table, "DVFS");
+  };
   std::vector<LoggedRow> rows;
-  for (const auto& row : table.rows()) {
+  const auto on_row = [&](const CsvTable& table, const CsvTable::Row& row) {
     LoggedRow r;
     r.line = row.line;
     r.time_s = table.number(row, time);
     r.power_w = table.number(row, power);
     r.cap_w = table.number(row, cap);
     const auto fail = [&](std::size_t column, const std::string& message) {
-      throw UserError(fmt::format("{}:{}:{}: {}: {}", table.path(), row.line, row.cells[column].column,
+      throw UserError(fmt::format("{}:{}:{}: {}: {}", table.path(), row.line, table.cell_column(row, column),
                                   cut_input(table.header()[column]), message));
     };
     if (!rows.empty() && r.time_s < rows.back().time_s)
@@ -82,9 +87,10 @@ std::vector<LoggedRow> read_log(const CsvTable& table, const std::vector<double>
       r.clock_level = static_cast<int>(it - levels.begin());
     }
     rows.push_back(std::move(r));
-  }
+  };
+  CsvTable::for_each_row(csv_path, on_header, on_row, /*drop_trailing_empty=*/true, /*stop_at_blank_line=*/true);
   if (rows.size() < 2)
-    throw UserError(table.path() + ": expected at least two rows to replay, found " + std::to_string(rows.size()));
+    throw UserError(csv_path + ": expected at least two rows to replay, found " + std::to_string(rows.size()));
   return rows;
 }
 
@@ -131,8 +137,7 @@ ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& o
   if (std::find(names.begin(), names.end(), options.governor) == names.end())
     throw UserError("--governor: expected one of " + join_names(names) + ", found '" + options.governor + "'" +
                     did_you_mean_suffix(options.governor, names));
-  const CsvTable table = CsvTable::read(csv_path, /*drop_trailing_empty=*/true, /*stop_at_blank_line=*/true);
-  const std::vector<LoggedRow> rows = read_log(table, levels);
+  const std::vector<LoggedRow> rows = read_log(csv_path, levels);
 
   GovernorContext context;
   context.max_batch = options.max_batch;

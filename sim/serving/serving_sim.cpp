@@ -13,6 +13,7 @@
 #include "sim/runtime/schedule.h"
 #include "sim/runtime/shared_resource.h"
 #include "sim/serving/batch_cost_table.h"
+#include "sim/serving/serving_budget.h"
 #include "sim/serving/serving_metrics.h"
 #include "sim/serving/serving_spec.h"
 #include "sim/serving/serving_trace.h"
@@ -171,6 +172,13 @@ void ServingRun::arrive(std::size_t tenant) {
   if (t.closed || limit_reached()) return;
   const double now = now_s();
   const std::size_t request = trace_->requests.size();
+  // What the spec could not bound (a closed loop follows the device's speed) stops at the budget.
+  if (request >= static_cast<std::size_t>(kMaxServingRequests))
+    throw UserError(fmt::format(
+        "{}: workload.serving.tenants[{}].arrivals: the run reached {:g} million requests at {:g} simulated "
+        "seconds, the most a serving run keeps in memory (docs/serving.md); expected fewer clients, a lower rate or "
+        "a shorter duration_s",
+        spec_.config_file, tenant, static_cast<double>(kMaxServingRequests) * 1e-6, now));
   trace_->requests.push_back({static_cast<std::uint32_t>(tenant), now, now, -1, -1, 0});
   ++issued_;
   if (const auto next = t.arrivals->after_arrival_s(now, rng_))
@@ -368,6 +376,13 @@ bool ServingRun::finished() const {
 }
 
 void ServingRun::sense() {
+  // The run goes on until its queues drain, which the spec cannot bound.
+  if (trace_->sensor.size() >= static_cast<std::size_t>(kMaxSensorReadings))
+    throw UserError(fmt::format(
+        "{}: workload.serving.sensor_period_s: the run reached {:g} million power-sensor readings at {:g} simulated "
+        "seconds (it lasts until its queues drain), the most a serving run keeps in memory (docs/serving.md); "
+        "expected a longer sensor period or a shorter or lighter run",
+        spec_.config_file, static_cast<double>(kMaxSensorReadings) * 1e-6, now_s()));
   const PowerSample reading = board_.read_sensor(engine_.now());
   last_sample_w_ = reading.power_w;
   window_max_w_ = std::max(window_max_w_, reading.power_w);

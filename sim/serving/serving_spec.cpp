@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "sim/serving/serving_budget.h"
+
 namespace dse {
 namespace {
 
@@ -43,7 +45,8 @@ std::optional<HostStage> read_host(const ConfigNode& tenant) {
   return stage;
 }
 
-ServingTenantSpec read_tenant(const ConfigNode& tenant, const ConfigNode& model_entry, const std::string& config_file) {
+ServingTenantSpec read_tenant(const ConfigNode& tenant, const ConfigNode& model_entry, const std::string& config_file,
+                              std::optional<double> duration_s) {
   tenant.expect_map("a tenant: {arrivals, slo_ms, batching, instances, host}");
   ServingTenantSpec spec;
   spec.model_entry = model_entry;
@@ -53,8 +56,10 @@ ServingTenantSpec read_tenant(const ConfigNode& tenant, const ConfigNode& model_
   spec.host = read_host(tenant);
   const ConfigNode& arrivals =
       tenant.at("arrivals", "the tenant's request arrivals, e.g. {name: poisson, rate_per_s: 100}");
-  (void)dse::make_arrivals(arrivals, config_file);  // validates (and marks) the block's keys
+  const auto process = dse::make_arrivals(arrivals, config_file);  // validates (and marks) the block's keys
   spec.arrivals = arrivals;
+  spec.arrival_rate_per_s = process->mean_rate_per_s();
+  if (duration_s) spec.expected_requests = process->expected_arrivals(*duration_s);
   const ConfigNode& batching = tenant.at("batching", "the tenant's batching policy, e.g. {name: fixed, batch: 8}");
   spec.max_batch = dse::make_batching(batching, spec.slo_ms)->max_batch();
   spec.batching = batching;
@@ -110,7 +115,7 @@ std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, 
     tenants.fail(fmt::format("expected one tenant per model of workload.models ({}), found {}", models.items().size(),
                              tenants.items().size()));
   for (std::size_t i = 0; i < tenants.items().size(); ++i)
-    spec->tenants.push_back(read_tenant(tenants.items()[i], models.items()[i], config_file));
+    spec->tenants.push_back(read_tenant(tenants.items()[i], models.items()[i], config_file, spec->duration_s));
 
   if (const ConfigNode* governor = serving.find("governor")) {
     governor->expect_map("a governor: {name, power_cap_w, tenant, ...}");
@@ -125,6 +130,7 @@ std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, 
     if (check->period_s() > 0) spec->control_period_s = check->period_s();
     spec->governor = *governor;
   }
+  check_serving_budget(serving, *spec);
   return spec;
 }
 

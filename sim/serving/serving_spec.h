@@ -42,6 +42,10 @@ struct ServingTenantSpec {
   int instances = 1;  // model instances on the GPU, each running one batch at a time
   std::optional<HostStage> host;
   int max_batch = 1;  // the batching policy's largest batch
+  // What its arrivals bring, for the memory budget (sim/serving/serving_budget.h); nullopt for a
+  // closed loop: its mean rate, and its expected requests over duration_s (where that is given).
+  std::optional<double> arrival_rate_per_s;
+  std::optional<double> expected_requests;
 };
 
 struct ServingSpec {

@@ -36,4 +36,23 @@ CliResult run_dse(const std::string& arguments) {
   return result;
 }
 
+CliResult run_dse_within(std::size_t mib, const std::string& arguments) {
+  return run_dse("--version >/dev/null; ulimit -v " + std::to_string(mib << 10) + "; '" + std::string(DSE_BINARY) +
+                 "' " + arguments);
+}
+
+bool address_space_limits_work() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  return false;
+#else
+  return true;
+#endif
+#else
+  return true;
+#endif
+}
+
 }  // namespace dse::test

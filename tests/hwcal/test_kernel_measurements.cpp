@@ -204,4 +204,33 @@ TEST(CsvField, QuotesWhatCsvTableWouldSplitAndReadsBack) {
   EXPECT_EQ(table.integer(table.rows()[0], 1), 7);
 }
 
+// Cells are kept in one buffer (not a std::string each): trimmed, unquoted and placed as before,
+// and reading row by row gives the same rows as reading the whole table.
+TEST(CsvTable, RowByRowGivesTheRowsOfTheWholeTable) {
+  const std::string path =
+      write_csv("dse_rows.csv", "a, b ,c\n\n 1,\"x, \"\"y\"\"\",  \n\r\n\"two\nlines\",2,3\n  ,\t,\n4,5,6");
+  const CsvTable table = CsvTable::read(path);
+  EXPECT_EQ(table.header(), (std::vector<std::string>{"a", "b", "c"}));
+  const auto dump = [](const CsvTable& t, const CsvTable::Row& row) {
+    std::string text = std::to_string(row.line);
+    for (std::size_t c = 0; c < t.header().size(); ++c)
+      text += " " + std::to_string(t.cell_column(row, c)) + "[" + t.text(row, c) + "]";
+    return text;
+  };
+  std::vector<std::string> whole, streamed;
+  for (const auto& row : table.rows()) whole.push_back(dump(table, row));
+  EXPECT_EQ(whole, (std::vector<std::string>{"3 1[1] 4[x, \"y\"] 15[]", "5 1[two\nlines] 8[2] 10[3]", "7 1[] 4[] 6[]",
+                                             "8 1[4] 3[5] 5[6]"}));
+  std::size_t column_b = 0;
+  CsvTable::for_each_row(
+      path, [&](const CsvTable& t) { column_b = t.column("b"); },
+      [&](const CsvTable& t, const CsvTable::Row& row) { streamed.push_back(dump(t, row)); });
+  EXPECT_EQ(column_b, 1u);
+  EXPECT_EQ(streamed, whole);
+  const std::string ragged = write_csv("dse_ragged.csv", "a,b\n1,2\n3\n");
+  EXPECT_THROW(CsvTable::for_each_row(
+                   ragged, [](const CsvTable&) {}, [](const CsvTable&, const CsvTable::Row&) {}),
+               UserError);
+}
+
 }  // namespace dse

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -123,6 +125,43 @@ TEST(ModelFiles, DispatchByExtension) {
   EXPECT_THROW(load_model_file("model.pt", {}), UserError);
   const std::string path = std::string(DSE_REFERENCE_DIR) + "/scalesim/inputs/Resnet18.csv";
   EXPECT_GT(load_model_file(path, {}).ops().size(), 10u);
+}
+
+// A graph of views only (or of no ops) ran in 0 s at 0 W, and served it never advanced the clock
+// until memory ran out: refused where the model is named, for a run and for serving alike.
+TEST(ModelFiles, AModelWithNoOpThatTakesTimeIsRefusedForRunAndServing) {
+  const auto dir = std::filesystem::temp_directory_path() / ("dse_no_kernels_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string inputs = "inputs: [{name: x, shape: [1, 8], dtype: fp16}]\n";
+  std::ofstream(dir / "views.yaml") << "name: views\n" + inputs +
+                                           "ops: [{name: v, kind: reshape, inputs: [x], shape: [2, 4]}, "
+                                           "{name: f, kind: flatten, inputs: ['v:out']}]\n";
+  std::ofstream(dir / "empty.yaml") << "name: empty\n" + inputs + "ops: []\n";
+  std::ofstream(dir / "relu.yaml") << "name: relu\n" + inputs + "ops: [{name: r, kind: relu, inputs: [x]}]\n";
+  const std::string config = (dir / "run.yaml").string();
+  const auto error_of = [&](const std::string& graph, const std::string& serving) -> std::string {
+    try {
+      read_experiment(load_config_text("name: t\nworkload:\n  models: [{graph: " + graph + "}]\n" + serving +
+                                           "device: {gpu: h200}\noutput: ~\n",
+                                       config),
+                      config);
+    } catch (const ConfigError& error) {
+      return error.what();
+    }
+    return "(accepted)";
+  };
+  const std::string serving =
+      "  serving:\n    duration_s: 1\n    tenants: [{arrivals: {name: closed_loop, clients: 4, think_ms: 0}, "
+      "batching: {name: fixed, batch: 1}}]\n";
+  for (const std::string& workload : {std::string(), serving}) {
+    EXPECT_EQ(error_of("views.yaml", workload),
+              config +
+                  ":3:12: workload.models[0]: expected a model with at least one op that takes time (not only "
+                  "reshape or flatten views), found 'views' with only views (2 ops)");
+    EXPECT_NE(error_of("empty.yaml", workload).find("found 'empty' with no ops"), std::string::npos);
+    EXPECT_EQ(error_of("relu.yaml", workload), "(accepted)");
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Graphviz, OneNodePerOpAndEdgesAlongTensors) {

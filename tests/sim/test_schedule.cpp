@@ -3,18 +3,24 @@
 // (search/schedule_space.h).
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
+#include "models/ops/op_library.h"
 #include "search/schedule_space.h"
 #include "sim/config/config_loader.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
 #include "sim/runtime/schedule_generator.h"
 #include "sim/runtime/schedule_yaml.h"
+#include "tests/cli/cli_runner.h"
 
 namespace dse {
 namespace {
@@ -47,6 +53,27 @@ std::vector<std::shared_ptr<const Graph>> graphs_of(const Experiment& e) {
   std::vector<std::shared_ptr<const Graph>> out;
   for (const auto& m : e.models) out.push_back(m.graph);
   return out;
+}
+
+// Runs `body` in a child process with `extra_mib` MiB of address space beyond what this one has
+// mapped; its exit code (1 if it threw, as std::bad_alloc past the limit; 128 + a signal's number).
+int exit_code_within(std::size_t extra_mib, const std::function<int()>& body) {
+  long pages = 0;
+  std::ifstream("/proc/self/statm") >> pages;
+  const auto limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
+                     (static_cast<rlim_t>(extra_mib) << 20);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    const rlimit address_space{limit, limit};
+    int code = ::setrlimit(RLIMIT_AS, &address_space) == 0 ? 1 : 3;
+    try {
+      if (code == 1) code = body();
+    } catch (...) {}
+    std::_Exit(code);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace
@@ -145,6 +172,27 @@ TEST(Schedule, GeneratorsMakeWhatTheyDescribe) {
   EXPECT_EQ(realtime.schedule->segments.front().ref.tenant, 2u);  // issued first, whole
   EXPECT_EQ(realtime.schedule->stream_priority[2], 1);
   EXPECT_EQ(realtime.schedule->stream_priority[0], 0);
+}
+
+// Two 100,000-op chains cut op by op (breadth_first, one op a segment): the check that each segment
+// runs after those it reads from keeps, per segment, the first place it reaches on each stream. Its
+// table of segment pairs took 5 GB (std::bad_alloc); the whole check now runs in 1 GB more.
+TEST(Schedule, CheckingALongScheduleTakesMemoryLinearInItsSegments) {
+  if (!test::address_space_limits_work()) GTEST_SKIP() << "no address-space limit under a sanitizer";
+  std::vector<std::shared_ptr<const Graph>> tenants;
+  for (int t = 0; t < 2; ++t) {
+    Graph chain("chain" + std::to_string(t));
+    TensorId x = chain.add_input("x", {1, 64}, DType::fp16);
+    for (int i = 0; i < 100'000; ++i) x = ops::relu(chain, "r" + std::to_string(i), x);
+    tenants.push_back(std::make_shared<const Graph>(std::move(chain)));
+  }
+  const ConfigNode block = load_config_text("{policy: breadth_first}", "s.yaml");
+  EXPECT_EQ(exit_code_within(1024,
+                             [&] {
+                               const ResolvedSchedule schedule = read_schedule(&block, "s.yaml", tenants);
+                               return schedule.segments.size() == 200'000 ? 0 : 2;
+                             }),
+            0);
 }
 
 TEST(Schedule, WrittenOutItReadsBackToTheSameRun) {

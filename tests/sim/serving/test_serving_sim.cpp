@@ -315,6 +315,59 @@ TEST(ServingSim, BadServingBlocksNameTheKey) {
             std::string::npos);
 }
 
+// A run keeps every request and sensor reading in memory (sim/serving/serving_budget.h): what would
+// need more than the budgets is refused when read, at the key that asks for it, before any of it is
+// allocated (each of these ended in std::bad_alloc).
+TEST(ServingSim, RunsTooLargeToKeepInMemoryAreRefusedAtTheirKey) {
+  const auto error_of = [](const std::string& serving, const std::string& tenant) -> std::string {
+    try {
+      serving_experiment("name: t\nworkload:\n  models: [{name: resnet50}]\n  serving:\n" + serving +
+                         "    tenants:\n      - {batching: {name: fixed, batch: 1}, " + tenant +
+                         "}\ndevice: {gpu: h200}\noutput: ~\n");
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const std::string poisson = "arrivals: {name: poisson, rate_per_s: 100}";
+  EXPECT_NE(error_of("    requests: 1000000000\n", poisson)
+                .find("test.yaml:5:15: workload.serving.requests: expected at most 10 million requests"),
+            std::string::npos)
+      << error_of("    requests: 1000000000\n", poisson);
+  EXPECT_EQ(error_of("    requests: 10000000\n", poisson), "(accepted)");  // the budget itself
+  // 1e9/s for 60 s: 6e10 requests.
+  const std::string fast = error_of("    duration_s: 60\n", "arrivals: {name: poisson, rate_per_s: 1e9}");
+  EXPECT_NE(fast.find("workload.serving.tenants[0].arrivals.rate_per_s: expected arrivals that bring at most 10 "
+                      "million requests in duration_s (60 s"),
+            std::string::npos)
+      << fast;
+  EXPECT_NE(fast.find("found about 6e+10"), std::string::npos) << fast;
+  // 1e6 s read every 1e-4 s: 1e10 readings.
+  const std::string sensor =
+      error_of("    duration_s: 1000000\n    sensor_period_s: 0.0001\n", "arrivals: {name: poisson, rate_per_s: 1}");
+  EXPECT_NE(sensor.find("test.yaml:6:22: workload.serving.sensor_period_s: expected at most 20 million "
+                        "power-sensor readings over the run"),
+            std::string::npos)
+      << sensor;
+  EXPECT_EQ(error_of("    duration_s: 1000000\n", "arrivals: {name: poisson, rate_per_s: 1}"), "(accepted)");
+  // A host stage of 1,000 s per request on one worker: 10,000 requests take 1e7 s.
+  const std::string host = "host: {per_item_ms: 1000000, workers: 1}";
+  const std::string slow = error_of("    duration_s: 100\n", poisson + ", " + host);
+  EXPECT_NE(slow.find("workload.serving.tenants[0].host: expected a host stage that keeps up with its arrivals, "
+                      "found one that needs 1e+07 s"),
+            std::string::npos)
+      << slow;
+  // 1,000 requests of 500 s each take 5e5 s: within the longest run, but not read every 10 ms.
+  const std::string read_often = error_of("    duration_s: 100\n    sensor_period_s: 0.01\n",
+                                          "arrivals: {name: poisson, rate_per_s: 10}, "
+                                          "host: {per_item_ms: 500000, workers: 1}");
+  EXPECT_NE(read_often.find("workload.serving.tenants[0].host: expected a host stage that keeps up with its "
+                            "arrivals, found one that needs 5e+05 s"),
+            std::string::npos)
+      << read_often;
+  EXPECT_NE(read_often.find("takes 5e+07 readings"), std::string::npos) << read_often;
+}
+
 TEST(ServingSim, TheCliRunsTheExampleAndRejectsABadSlo) {
   const test::CliResult ok =
       test::run_dse("run " + test::source_path("configs/experiments/serving_resnet50_dynamic.yaml") +
