@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -12,6 +13,7 @@
 #include "models/base/did_you_mean.h"
 #include "models/base/errors.h"
 #include "sim/config/overrides.h"
+#include "sim/serving/replay_history.h"
 
 namespace dse {
 
@@ -27,6 +29,8 @@ std::optional<std::size_t> find_column(const CsvTable& table, const std::string&
     if (header[i] == name) return i;
   return std::nullopt;
 }
+
+constexpr std::int64_t kMaxBatchIndex = 100000;
 
 struct LoggedRow {
   int line = 0;
@@ -69,14 +73,17 @@ std::vector<LoggedRow> read_log(const std::string& csv_path, const std::vector<d
       fail(cap, fmt::format("expected one power cap for the whole run, found {} after {}",
                             cut_input(table.text(row, cap)), rows.back().cap_w));
     if (r.cap_w <= 0) fail(cap, "expected a cap in W > 0, found " + cut_input(table.text(row, cap)));
-    if (best) {
-      const auto index = table.integer(row, *best);
-      if (index < 0 || index > 100000)
-        fail(*best, "expected a batch index >= 0, found " + cut_input(table.text(row, *best)));
-      r.state.batch = static_cast<int>(index) + 1;
-    }
+    // Batch indices (batch - 1): the paper's runs reach 254; far more is no GPU's batch.
+    const auto batch_index = [&](std::size_t column) {
+      const auto index = table.integer(row, column);
+      if (index < 0 || index > kMaxBatchIndex)
+        fail(column, fmt::format("expected a batch index in [0, {}], found {}", kMaxBatchIndex,
+                                 cut_input(table.text(row, column))));
+      return static_cast<int>(index);
+    };
+    if (best) r.state.batch = batch_index(*best) + 1;
     for (const auto& [column, name] : {std::pair{min_bs, "minBS"}, std::pair{max_bs, "maxBS"}})
-      if (column) r.state.inner.emplace_back(name, static_cast<int>(table.integer(row, *column)));
+      if (column) r.state.inner.emplace_back(name, batch_index(*column));
     if (dvfs) {
       r.state.clock_mhz = table.number(row, *dvfs);
       const auto it = std::find_if(levels.begin(), levels.end(),
@@ -98,7 +105,45 @@ std::vector<LoggedRow> read_log(const std::string& csv_path, const std::vector<d
 struct Hypothesis {
   std::unique_ptr<Governor> governor;
   ServingKnobs knobs;
-  std::optional<double> last_action_s;  // nullopt: the loop's start (not in the log)
+  std::optional<double> last_action_s;                                   // nullopt: the loop's start (not in the log)
+  std::shared_ptr<const ActionHistory> history = ActionHistory::root();  // the rows it acted before
+};
+
+// Whether `a` comes before `b` in the order the replay made its readings (the first is reported).
+bool comes_first(const Hypothesis& a, const Hypothesis& b) { return acted_first(*a.history, *b.history); }
+
+// The readings the replay follows, by when each last acted: a row visits the one that has not
+// acted yet and those whose period is up, not the many still waiting through theirs, so a replay
+// costs O(rows log readings) (issue 54: 10,000 rows in one period took 98 s at rows x readings²).
+struct Readings {
+  std::optional<Hypothesis> unstarted;            // not acted since the loop's start
+  std::multimap<double, Hypothesis> by_action_s;  // the others, by last_action_s
+
+  void add(Hypothesis h) {
+    if (h.last_action_s)
+      by_action_s.emplace(*h.last_action_s, std::move(h));
+    else
+      unstarted = std::move(h);
+  }
+  // Adds `h` unless a reading with its knobs acted at the same time; of the two the first stays.
+  void add_or_merge(Hypothesis h) {
+    const auto [begin, end] = by_action_s.equal_range(*h.last_action_s);
+    for (auto it = begin; it != end; ++it) {
+      if (it->second.knobs != h.knobs) continue;
+      if (comes_first(h, it->second)) it->second = std::move(h);
+      return;
+    }
+    by_action_s.emplace_hint(end, *h.last_action_s, std::move(h));
+  }
+  const Hypothesis* any() const {
+    if (unstarted) return &*unstarted;
+    return by_action_s.empty() ? nullptr : &by_action_s.begin()->second;
+  }
+  template <typename F>
+  void for_each(F&& f) const {
+    if (unstarted) f(*unstarted);
+    for (const auto& [time_s, h] : by_action_s) f(h);
+  }
 };
 
 ReplayState state_of(const Hypothesis& h, const std::vector<double>& levels) {
@@ -131,8 +176,14 @@ bool same_recorded_state(const LoggedRow& a, const LoggedRow& b) {
 ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& options) {
   const std::vector<double> levels =
       options.clock_levels_mhz.empty() ? batch_dvfs_p40_clock_levels_mhz() : options.clock_levels_mhz;
-  if (!std::is_sorted(levels.begin(), levels.end()))
-    throw UserError("--clock-levels: expected clock levels in ascending order");
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    if (!std::isfinite(levels[i]) || levels[i] <= 0)
+      throw UserError(fmt::format("--clock-levels: expected clock levels in MHz > 0, found {:g}", levels[i]));
+    if (i > 0 && levels[i] <= levels[i - 1])
+      throw UserError(
+          fmt::format("--clock-levels: expected clock levels in ascending order, each once, found {:g} after {:g}",
+                      levels[i], levels[i - 1]));
+  }
   const auto names = GovernorRegistry::instance().names();
   if (std::find(names.begin(), names.end(), options.governor) == names.end())
     throw UserError("--governor: expected one of " + join_names(names) + ", found '" + options.governor + "'" +
@@ -175,17 +226,16 @@ ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& o
     start.knobs = {rows.front().state.batch > 0 ? rows.front().state.batch : start.knobs.batch,
                    rows.front().clock_level >= 0 ? rows.front().clock_level : start.knobs.clock_level};
   }
-  std::vector<Hypothesis> hypotheses;
-  hypotheses.push_back(std::move(start));
+  Readings readings;
+  readings.add(std::move(start));
 
   for (std::size_t k = 1; k < rows.size(); ++k) {
     const LoggedRow& before = rows[k - 1];
     const LoggedRow& row = rows[k];
     const bool transition = !same_recorded_state(before, row);
     if (transition) ++report.transitions;
-    std::vector<Hypothesis> next;
-    bool acted = false, waited = false;
-    for (const Hypothesis& h : hypotheses) {
+    // Whether a reading's governor may act before this row (its period is up) and may wait (not past it).
+    const auto timing = [&](const Hypothesis& h) {
       bool may_act = true, may_wait = true;
       if (period_s <= 0) {
         may_act = false;
@@ -194,44 +244,71 @@ ReplayReport replay_governor(const std::string& csv_path, const ReplayOptions& o
         may_act = elapsed > period_s - options.timing_tolerance_s;
         may_wait = elapsed < period_s + options.timing_tolerance_s;
       }
+      return std::pair{may_act, may_wait};
+    };
+    const auto only_waits = [&](const Hypothesis& h) {
+      const auto [may_act, may_wait] = timing(h);
+      return !may_act && may_wait;
+    };
+    // The readings the row may change: the one that has not acted yet, and those whose period is up
+    // (the longest since their action: the first by it). The others wait through the row.
+    std::vector<Hypothesis> due;
+    if (readings.unstarted && !only_waits(*readings.unstarted)) {
+      due.push_back(std::move(*readings.unstarted));
+      readings.unstarted.reset();
+    }
+    while (!readings.by_action_s.empty() && !only_waits(readings.by_action_s.begin()->second))
+      due.push_back(std::move(readings.by_action_s.extract(readings.by_action_s.begin()).mapped()));
+    // Without an action the window keeps its maximum, so the reading cannot fall. Each waiting
+    // reading was kept for agreeing with the row before (or is the only one), and a governor names
+    // the same inner state whatever its values, so they agree or disagree with this row alike: one
+    // is asked.
+    const Hypothesis* waiting = readings.any();
+    const bool rest_wait = waiting && row.power_w >= before.power_w && agrees(*waiting, row);
+    std::vector<Hypothesis> actions;
+    std::vector<bool> keeps(due.size());
+    bool acted = false, waited = rest_wait;
+    for (std::size_t i = 0; i < due.size(); ++i) {
+      const Hypothesis& h = due[i];
+      const auto [may_act, may_wait] = timing(h);
       if (may_act) {
-        Hypothesis a{h.governor->clone(), {}, before.time_s};
+        Hypothesis a{h.governor->clone(), {}, before.time_s, ActionHistory::acted(h.history, k)};
         a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, 1.0, h.knobs});
         if (agrees(a, row)) {
-          next.push_back(std::move(a));
+          actions.push_back(std::move(a));
           acted = true;
         }
       }
-      // Without an action the window keeps its maximum, so the reading cannot fall.
-      if (may_wait && agrees(h, row) && row.power_w >= before.power_w) {
-        next.push_back({h.governor->clone(), h.knobs, h.last_action_s});
-        waited = true;
-      }
+      keeps[i] = may_wait && agrees(h, row) && row.power_w >= before.power_w;
+      waited = waited || keeps[i];
     }
-    // Readings that agree on when the governor last acted are one reading.
-    std::vector<Hypothesis> unique;
-    for (auto& h : next) {
-      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Hypothesis& u) {
-        return u.last_action_s == h.last_action_s && u.knobs == h.knobs;
-      });
-      if (!seen) unique.push_back(std::move(h));
-    }
-    if (unique.empty()) {
+    if (!acted && !waited) {
       // Nothing explains the row: report what dse would have done, then take the recorded state.
-      Hypothesis a{hypotheses.front().governor->clone(), {}, before.time_s};
-      a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, 1.0, hypotheses.front().knobs});
-      report.mismatches.push_back({row.line, before.time_s, before.power_w, state_of(hypotheses.front(), levels),
-                                   row.state, state_of(a, levels)});
+      const Hypothesis* first = readings.any();
+      for (const auto& h : due)
+        if (!first || comes_first(h, *first)) first = &h;
+      readings.for_each([&](const Hypothesis& h) {
+        if (comes_first(h, *first)) first = &h;
+      });
+      Hypothesis a{first->governor->clone(), {}, before.time_s};
+      a.knobs = a.governor->decide({before.time_s, before.power_w, std::nullopt, 1.0, first->knobs});
+      report.mismatches.push_back(
+          {row.line, before.time_s, before.power_w, state_of(*first, levels), row.state, state_of(a, levels)});
       a.knobs = {row.state.batch > 0 ? row.state.batch : a.knobs.batch,
                  row.clock_level >= 0 ? row.clock_level : a.knobs.clock_level};
       a.governor->adopt(a.knobs, row.state.inner);
-      unique.push_back(std::move(a));
-    } else {
-      if (acted && !waited) ++report.decisions;
-      if (acted && waited) ++report.ambiguous;
-      if (transition) ++report.matched;
+      readings = Readings{};
+      readings.add(std::move(a));
+      continue;
     }
-    hypotheses = std::move(unique);
+    if (acted && !waited) ++report.decisions;
+    if (acted && waited) ++report.ambiguous;
+    if (transition) ++report.matched;
+    if (!rest_wait) readings = Readings{};
+    for (std::size_t i = 0; i < due.size(); ++i)
+      if (keeps[i]) readings.add(std::move(due[i]));
+    // Readings that agree on when the governor last acted are one reading: the first is kept.
+    for (auto& a : actions) readings.add_or_merge(std::move(a));
   }
   return report;
 }

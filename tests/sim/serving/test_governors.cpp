@@ -2,7 +2,11 @@
 // paper's code (github nabavinejad/BatchDVFS, f05286d), and their replay of the paper's recorded runs.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "sim/config/overrides.h"
 #include "sim/serving/governor.h"
@@ -199,6 +203,57 @@ TEST(GovernorReplay, AWrongGovernorIsCaught) {
       std::string(DSE_SOURCE_DIR) + "/tests/data/batchdvfs/clipper/05_MobilenetV1_1_Clipper.csv";
   options.governor = "batch_dvfs";
   EXPECT_FALSE(replay_governor(clipper, options).mismatches.empty());
+}
+
+// A long control period holds a reading for every row since the start (each could be the one the
+// governor acted at): a 10,000-row log inside one period took 98 s when every row visited and
+// compared all of them (issue 54); a row now visits only the readings whose period is up.
+TEST(GovernorReplay, ManyRowsInsideOnePeriodReplayQuickly) {
+  const auto path = std::filesystem::temp_directory_path() / ("dse_long_period_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream out(path);
+    out << "time stamp,power cap,power,DVFS\n";
+    // 0.1 s apart, inside the dead band (0.8-1.0 x cap): acting changes nothing, so every row is ambiguous.
+    for (int i = 0; i < 10000; ++i) out << 1000 + 0.1 * i << ",100,90,1063\n";
+  }
+  ReplayOptions options;
+  options.governor = "dvfs_only";
+  options.assignments = {"period_s=3600"};
+  const auto start = std::chrono::steady_clock::now();
+  const ReplayReport report = replay_governor(path.string(), options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::filesystem::remove(path);
+  EXPECT_LT(seconds, 10);  // 0.01 s in a release build
+  EXPECT_EQ(report.rows, 10000);
+  EXPECT_EQ(report.ambiguous, 9999);
+  EXPECT_TRUE(report.mismatches.empty());
+}
+
+// Batch indices beyond 32 bits were cut to an int unchecked; clock levels may not be negative or repeated.
+TEST(GovernorReplay, RefusesBatchIndicesAndClockLevelsOutOfRange) {
+  const auto path = std::filesystem::temp_directory_path() / ("dse_bad_replay_" + std::to_string(::getpid()) + ".csv");
+  const auto error = [&](const std::string& rows, const std::vector<double>& levels = {}) -> std::string {
+    std::ofstream(path) << "time stamp,power,minBS,maxBS,BestBS,power cap,DVFS\n" << rows;
+    ReplayOptions options;
+    options.governor = "batch_dvfs";
+    options.clock_levels_mhz = levels;
+    try {
+      replay_governor(path.string(), options);
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string good = "1.0,100,0,254,0,131,1063\n4.0,120,0,254,0,131,1063\n";
+  EXPECT_EQ(error(good), "");
+  EXPECT_EQ(error("1.0,100,4294967296,254,0,131,1063\n4.0,120,0,254,0,131,1063\n"),
+            path.string() + ":2:9: minBS: expected a batch index in [0, 100000], found 4294967296");
+  EXPECT_EQ(error("1.0,100,0,254,0,131,1063\n4.0,120,0,-1,0,131,1063\n"),
+            path.string() + ":3:11: maxBS: expected a batch index in [0, 100000], found -1");
+  EXPECT_EQ(error(good, {-544, 1063}), "--clock-levels: expected clock levels in MHz > 0, found -544");
+  EXPECT_EQ(error(good, {544, 1063, 1063}),
+            "--clock-levels: expected clock levels in ascending order, each once, found 1063 after 1063");
+  std::filesystem::remove(path);
 }
 
 }  // namespace dse
