@@ -82,12 +82,13 @@ class Bursty final : public ArrivalProcess {
   std::optional<double> after_arrival_s(double now_s, ServingRng& rng) override {
     // Memoryless: a gap drawn in the current state that crosses the switch is redrawn after it.
     double t = now_s;
-    for (;;) {
+    for (int switches = 1;; ++switches) {
       const double gap =
           rate_[state_] > 0 ? rng.exponential(1.0 / rate_[state_]) : std::numeric_limits<double>::infinity();
       if (t + gap < switch_s_) return t + gap;
       t = switch_s_;
       state_ = 1 - state_;
+      if (switches == kSwitchesOneByOne) return after_many_switches(t, rng);
       switch_s_ = t + rng.exponential(mean_hold_s_[state_]);
     }
   }
@@ -97,6 +98,56 @@ class Bursty final : public ArrivalProcess {
   }
 
  private:
+  // Past this many switches inside one gap (a low rate, short holds) the rest are drawn in bulk.
+  static constexpr int kSwitchesOneByOne = 1000;
+
+  // The next arrival after a switch into state_ at `t`, drawn a whole cycle (a hold in state_, then
+  // one in the other state) at a time: n holds of one state sum to gamma(n) seconds, and the sums
+  // over fewer cycles follow from them by beta splits, so doubling and then bisecting the cycle
+  // count finds the cycle the arrival falls in with O(log cycles) draws, in the same distribution.
+  double after_many_switches(double t, ServingRng& rng) {
+    const int first = state_, second = 1 - state_;
+    struct Cycles {
+      double count = 0;
+      double in_first_s = 0, in_second_s = 0;  // time spent in each state over `count` cycles
+    };
+    const auto expected_arrivals = [&](const Cycles& c) {
+      return rate_[first] * c.in_first_s + rate_[second] * c.in_second_s;
+    };
+    const double needed = rng.exponential(1.0);  // the arrival comes when the expected count reaches this
+    Cycles before, by{1, rng.exponential(mean_hold_s_[first]), rng.exponential(mean_hold_s_[second])};
+    while (expected_arrivals(by) < needed) {
+      const double end_s = t + by.in_first_s + by.in_second_s;
+      if (end_s > kLongestServingRun_s) {  // none before the longest run ends: the caller stops there
+        switch_s_ = end_s;
+        return end_s;
+      }
+      before = by;
+      by = {2 * before.count, before.in_first_s + rng.gamma(before.count, mean_hold_s_[first]),
+            before.in_second_s + rng.gamma(before.count, mean_hold_s_[second])};
+    }
+    while (by.count - before.count > 1) {
+      const double mid = before.count + std::floor((by.count - before.count) / 2);
+      const Cycles split{
+          mid, before.in_first_s + (by.in_first_s - before.in_first_s) * rng.beta(mid - before.count, by.count - mid),
+          before.in_second_s + (by.in_second_s - before.in_second_s) * rng.beta(mid - before.count, by.count - mid)};
+      (expected_arrivals(split) < needed ? before : by) = split;
+    }
+    // The arrival falls in cycle `by.count`: in its first hold, or in the second.
+    const double start_s = t + before.in_first_s + before.in_second_s;
+    const double first_hold_s = by.in_first_s - before.in_first_s, second_hold_s = by.in_second_s - before.in_second_s;
+    const double left = needed - expected_arrivals(before);
+    if (rate_[second] <= 0 || (rate_[first] > 0 && rate_[first] * first_hold_s >= left)) {
+      state_ = first;
+      switch_s_ = start_s + first_hold_s;
+      return start_s + std::min(first_hold_s, left / rate_[first]);
+    }
+    state_ = second;
+    switch_s_ = start_s + first_hold_s + second_hold_s;
+    return start_s + first_hold_s +
+           std::min(second_hold_s, std::max(0.0, left - rate_[first] * first_hold_s) / rate_[second]);
+  }
+
   double rate_[2];
   double mean_hold_s_[2];
   int state_ = 0;
