@@ -14,6 +14,7 @@
 #include "cli/search_session.h"
 #include "models/base/errors.h"
 #include "search/journal.h"
+#include "search/search_run.h"
 #include "sim/config/config_loader.h"
 #include "sim/output/atomic_file.h"
 
@@ -57,7 +58,33 @@ ShardInput read_shard(const std::string& file) {
   if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
     throw UserError(fmt::format("{}:1: expected a shard K of N with 0 <= K < N, found {}/{}", shard.journal,
                                 shard.index, shard.count));
+  if (shard.count > kMaxShards)
+    throw UserError(fmt::format("{}:1: expected a shard of at most {} (dse run --shard's limit), found {}/{}",
+                                shard.journal, kMaxShards, shard.index, shard.count));
   return shard;
+}
+
+// Whether two paths name one file: the same inode, or the same path once links and dots are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code error;
+  if (std::filesystem::equivalent(a, b, error)) return true;
+  const auto resolved_a = std::filesystem::weakly_canonical(a, error);
+  if (error) return false;
+  const auto resolved_b = std::filesystem::weakly_canonical(b, error);
+  return !error && resolved_a == resolved_b;
+}
+
+// The merged file and its best config must not replace an input: a shard's journal is the only
+// record of its trials.
+void refuse_output_over_inputs(const std::string& output, const std::vector<ShardInput>& shards) {
+  for (const std::string& written : {output, sibling_path(output, ".best.yaml")})
+    for (const auto& shard : shards)
+      for (const auto& [input, what] : {std::pair{shard.journal, "journal"}, std::pair{shard.file, "result file"}})
+        if (same_file(written, input))
+          throw UserError(fmt::format(
+              "{}: cannot write the merged result over shard {}/{}'s {} ({}): expected an output path that is "
+              "none of the shards' files",
+              written, shard.index, shard.count, what, input));
 }
 
 // The first line where two texts differ, for the error about shards of different configs.
@@ -77,6 +104,7 @@ std::string first_difference(const std::string& a, const std::string& b) {
 int merge(const MergeOptions& options) {
   std::vector<ShardInput> shards;
   for (const auto& file : options.shards) shards.push_back(read_shard(file));
+  refuse_output_over_inputs(options.output, shards);
   const ShardInput& first = shards.front();
   std::map<std::int64_t, const ShardInput*> by_index;
   for (const auto& shard : shards) {
@@ -97,14 +125,25 @@ int merge(const MergeOptions& options) {
   const PreparedSearch search = prepare_search(config, config_file);
   const SearchSettings& settings = search.settings;
   if (static_cast<std::int64_t>(by_index.size()) != first.count) {
+    // The first few by name, then how many more.
+    constexpr int kNamed = 20;
     std::string missing;
-    for (std::int64_t k = 0; k < first.count; ++k)
-      if (!by_index.contains(k))
-        missing += fmt::format(
-            "{}{}/{} ({})", missing.empty() ? "" : ", ", k, first.count,
-            search.check.output_path.empty()
-                ? std::string("?")
-                : sibling_path(search.check.output_path, fmt::format(".shard-{}-of-{}.h5", k, first.count)));
+    std::int64_t unnamed = 0;
+    int named = 0;
+    for (std::int64_t k = 0; k < first.count; ++k) {
+      if (by_index.contains(k)) continue;
+      if (named == kNamed) {
+        ++unnamed;
+        continue;
+      }
+      ++named;
+      missing +=
+          fmt::format("{}{}/{} ({})", missing.empty() ? "" : ", ", k, first.count,
+                      search.check.output_path.empty()
+                          ? std::string("?")
+                          : sibling_path(search.check.output_path, fmt::format(".shard-{}-of-{}.h5", k, first.count)));
+    }
+    if (unnamed) missing += fmt::format(" and {} more", unnamed);
     throw UserError(fmt::format("missing shards {}: expected all {} shards of the search (dse run {} --shard K/{})",
                                 missing, first.count, config_file, first.count));
   }

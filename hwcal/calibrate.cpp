@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "hwcal/measure/session_journal.h"
 #include "hwcal/measure/suite.h"
@@ -132,6 +131,7 @@ CalibrateOutcome calibrate(const CalibrateOptions& options) {
   AtomicFile result(out.output);
   result.check_writable();
   out.journal = journal_path(out.output);
+  AtomicFile(out.journal).check_writable();  // as the search's journal: a symlink there is refused
   out.candidates = candidates.size();
   JsonLinesJournal journal(out.journal, session_journal_header(candidates, settings), options.start,
                            {"calibration session", "measurement"}, check_session_record);
@@ -178,11 +178,7 @@ CalibrateOutcome calibrate(const CalibrateOptions& options) {
   out.file.fitted_on = {spec.name};
   out.file.source = fmt::format("dse calibrate {} ({} backend, {} kernels)", file, backend_name, candidates.size());
   out.file.session = std::move(s);
-  {
-    std::ofstream stream(result.temp_path());
-    stream << calibration_file_yaml(out.file);
-    if (!stream.flush()) throw UserError(out.output + ": cannot write the calibration file");
-  }
+  result.write(calibration_file_yaml(out.file));
   result.commit();
   // Checked as written (its numbers rounded as the file holds them), as `dse calibration validate` does.
   out.check = check_calibration(read_calibration_file(out.output), spec);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "models/base/errors.h"
+#include "models/base/input_file.h"
 
 namespace dse {
 namespace {
@@ -113,6 +114,7 @@ std::map<std::int64_t, TrialResult> read_journal_trials(const std::string& path,
 }
 
 nlohmann::json read_search_journal_header(const std::string& path) {
+  check_input_kind(path, "a search journal");
   std::ifstream in(path);
   if (!in) throw UserError(path + ": cannot read: " + std::strerror(errno));
   std::string line;

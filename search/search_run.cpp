@@ -203,6 +203,9 @@ SearchShard parse_shard(const std::string& text, const std::string& flag) {
   if (shard.count < 1 || shard.index >= shard.count)
     throw UserError(
         fmt::format("{}: expected K/N with 0 <= K < N (shards are numbered from 0), found '{}'", flag, text));
+  if (shard.count > kMaxShards)
+    throw UserError(fmt::format("{}: expected at most {} shards (more than a cluster's job array runs), found '{}'",
+                                flag, kMaxShards, text));
   return shard;
 }
 

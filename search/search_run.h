@@ -80,7 +80,10 @@ struct SearchShard {
   // How many of trial ids 0 .. trials - 1 it holds.
   std::int64_t share(std::int64_t trials) const { return (trials + count - 1 - index) / count; }
 };
-// "K/N" with 0 <= K < N; UserError naming `flag` otherwise.
+// The most shards a search may be cut into: more than a cluster's job array runs (Slurm's
+// MaxArraySize is 1,001 by default); beyond it a typo, whose merge would list a billion missing shards.
+inline constexpr std::int64_t kMaxShards = 100'000;
+// "K/N" with 0 <= K < N <= kMaxShards; UserError naming `flag` otherwise.
 SearchShard parse_shard(const std::string& text, const std::string& flag);
 // A search's journal header text: its description, and the shard where there is one (a shard's
 // journal resumes only that shard).

@@ -19,7 +19,7 @@ const char* special_file_kind(const fs::file_status& status) {
                                          : "not a regular file";
 }
 
-void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what) {
+void check_input_kind(const std::string& path, std::string_view what) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (error || !fs::exists(status)) throw UserError(path + ": cannot read: no such file or not readable");
@@ -28,6 +28,11 @@ void check_input_file(const std::string& path, std::uint64_t max_bytes, std::str
     throw UserError(path + ": cannot read: expected a regular file (" + std::string(what) + "), found " +
                     special_file_kind(status));
   }
+}
+
+void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what) {
+  check_input_kind(path, what);
+  std::error_code error;
   const std::uintmax_t size = fs::file_size(path, error);
   if (!error && size > max_bytes)
     throw UserError(path + ": cannot read: expected " + std::string(what) + " of at most " +

@@ -18,6 +18,8 @@ inline constexpr std::uint64_t kMaxOnnxInputBytes = 2ull << 30;
 // UserError "PATH: cannot read: ..." unless `path` is a readable regular file of at most
 // `max_bytes`; `what` names what was expected ("a YAML file").
 void check_input_file(const std::string& path, std::uint64_t max_bytes, std::string_view what);
+// The same without the size limit, for files read a line at a time (journals).
+void check_input_kind(const std::string& path, std::string_view what);
 // What a file that is not a regular one is, for messages: "a symbolic link" (for a status taken
 // with symlink_status), "a character device", "a block device", "a FIFO", "a socket".
 const char* special_file_kind(const std::filesystem::file_status& status);

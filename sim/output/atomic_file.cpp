@@ -1,13 +1,14 @@
 #include "sim/output/atomic_file.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "models/base/errors.h"
 #include "models/base/input_file.h"
@@ -25,13 +26,63 @@ AtomicFile::AtomicFile(std::string final_path) : final_path_(std::move(final_pat
   if (fs::is_directory(final_path_, error)) throw UserError(final_path_ + ": cannot write: is a directory");
   // Renaming over anything but a regular file would replace it: a device node such as /dev/null
   // (as root), a FIFO, or a symlink and not the file it points to. Refused before any work.
-  const fs::file_status status = fs::symlink_status(final_path_, error);
-  if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
-    throw UserError(final_path_ + ": cannot write: expected a regular file or a new path for the output, found " +
-                    special_file_kind(status) +
-                    " (results are written to a temporary file and renamed over the target)");
-  }
+  check_output_target(final_path_, " (results are written to a temporary file and renamed over the target)");
   temp_path_ = final_path_ + ".tmp-" + std::to_string(::getpid());
+}
+
+void check_output_target(const std::string& path, std::string_view note) {
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(path, error);
+  if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
+    throw UserError(path + ": cannot write: expected a regular file or a new path for the output, found " +
+                    special_file_kind(status) + std::string(note));
+  }
+}
+
+std::FILE* AtomicFile::create_temporary() {
+  const auto open_new = [&] {
+    errno = 0;
+    return ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  };
+  int fd = open_new();
+  if (fd < 0 && errno == EEXIST) {
+    // Ours by name: a plain file there is a killed run's (its PID now this one's); anything else
+    // was put there by someone else, and is not written through.
+    struct stat there {};
+    if (::lstat(temp_path_.c_str(), &there) == 0 && S_ISREG(there.st_mode) && there.st_nlink == 1 &&
+        std::remove(temp_path_.c_str()) == 0) {
+      fd = open_new();
+    } else {
+      std::error_code ignored;
+      const fs::file_status status = fs::symlink_status(temp_path_, ignored);
+      throw UserError(final_path_ + ": cannot write: " + temp_path_ + ", the temporary file's name, is taken by " +
+                      (fs::is_regular_file(status) ? std::string("a file with other names (a hard link)")
+                                                   : std::string(special_file_kind(status))) +
+                      " that dse did not create; remove it");
+    }
+  }
+  if (fd < 0)
+    throw UserError(final_path_ + ": cannot write: cannot create " + temp_path_ + ": " + std::strerror(errno));
+  created_ = true;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) {
+    const int reason = errno;
+    ::close(fd);
+    throw UserError(final_path_ + ": cannot write: cannot create " + temp_path_ + ": " + std::strerror(reason));
+  }
+  return file;
+}
+
+void AtomicFile::write(const std::string& content) {
+  std::FILE* file = create_temporary();
+  errno = 0;
+  const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size() && std::fflush(file) == 0;
+  const int reason = errno;
+  if (std::fclose(file) != 0 || !written) {
+    const int cause = reason ? reason : errno;
+    throw UserError(final_path_ + ": cannot write: writing " + temp_path_ + " failed" +
+                    (cause ? std::string(": ") + std::strerror(cause) : std::string()));
+  }
 }
 
 void AtomicFile::remove_stale_temporaries() const {
@@ -54,17 +105,14 @@ void AtomicFile::remove_stale_temporaries() const {
 }
 
 AtomicFile::~AtomicFile() {
-  if (!committed_) std::remove(temp_path_.c_str());
+  if (created_ && !committed_) std::remove(temp_path_.c_str());
 }
 
-void AtomicFile::check_writable() const {
+void AtomicFile::check_writable() {
   remove_stale_temporaries();
-  errno = 0;
-  std::FILE* probe = std::fopen(temp_path_.c_str(), "wb");
-  if (!probe)
-    throw UserError(final_path_ + ": cannot write: cannot create " + temp_path_ + ": " + std::strerror(errno));
-  std::fclose(probe);
+  std::fclose(create_temporary());
   std::remove(temp_path_.c_str());
+  created_ = false;
 }
 
 void AtomicFile::commit() {
@@ -76,15 +124,7 @@ void AtomicFile::commit() {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   AtomicFile file(path);
-  {
-    std::ofstream out(file.temp_path(), std::ios::binary | std::ios::trunc);
-    errno = 0;
-    out << content;
-    out.flush();
-    if (!out)
-      throw UserError(path + ": cannot write: writing " + file.temp_path() + " failed" +
-                      (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-  }
+  file.write(content);
   file.commit();
 }
 

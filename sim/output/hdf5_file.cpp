@@ -98,10 +98,7 @@ Hdf5File::Hdf5File(const std::string& path) : target_(path) {
   // commit() with checked writes: HDF5 itself never writes to disk, so a full disk is reported with
   // the system's reason instead of failing inside HDF5 (which then crashed closing the file at exit).
   // The temporary file is opened now, so an unwritable output stops the run before any work.
-  errno = 0;
-  out_ = std::fopen(target_.temp_path().c_str(), "wb");
-  if (!out_)
-    throw UserError(path + ": cannot write: cannot create " + target_.temp_path() + ": " + std::strerror(errno));
+  out_ = target_.create_temporary();
   const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
   check(H5Pset_fapl_core(access.get(), 1 << 20, 0), "in-memory file");
   file_ = H5Fcreate(target_.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());

@@ -2,13 +2,17 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "models/base/errors.h"
+#include "models/base/input_file.h"
+#include "sim/output/atomic_file.h"
 
 namespace dse {
 namespace {
@@ -25,8 +29,12 @@ std::vector<nlohmann::json> read_json_lines(const std::string& path, const nlohm
                                             const JournalWords& words, const RecordCheck& check,
                                             std::optional<int>* cut_line, std::int64_t* cut_offset) {
   std::vector<nlohmann::json> records;
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return records;
+  // A FIFO would block and a link to /dev/zero read forever, as for every other input.
+  check_input_kind(path, "a " + words.owner + " journal");
   std::ifstream in(path);
-  if (!in) return records;
+  if (!in) throw UserError(path + ": cannot read: " + system_reason());
   // The header as it is stored (text that is not UTF-8 replaced as json_line writes it).
   const nlohmann::json stored_header = nlohmann::json::parse(json_line(header));
   std::string line;
@@ -64,8 +72,14 @@ JsonLinesJournal::JsonLinesJournal(std::string path, nlohmann::json header, Jour
                                    RecordCheck check)
     : path_(std::move(path)), words_(std::move(words)) {
   const std::string journal = words_.owner + " journal";
-  lock_.fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Appended to in place: a symlink would be written through, a FIFO or device read forever.
+  check_output_target(path_, " (the " + journal + " is written in place)");
+  lock_.fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (lock_.fd < 0) throw UserError(path_ + ": cannot open the " + journal + ": " + system_reason());
+  struct stat opened {};
+  if (::fstat(lock_.fd, &opened) != 0 || !S_ISREG(opened.st_mode))
+    throw UserError(path_ + ": cannot write: expected a regular file or a new path for the " + journal +
+                    ", found another kind of file");
   if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0) {
     const std::string reason = errno == EWOULDBLOCK
                                    ? "another dse run is writing this output (it holds the journal's lock); "

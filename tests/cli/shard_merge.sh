@@ -4,7 +4,8 @@
 # /pareto, /best, /baseline; same best config). Refused, with exit 2 and the shard named: a missing
 # shard, a shard twice, shards of different configs, an unfinished shard (until it is re-run with
 # --resume, which simulates only its missing trials), --shard on a strategy that learns from
-# results, and a malformed --shard.
+# results, a malformed --shard or one of more shards than a cluster runs, an output that is one of
+# the shards' files, and a journal that is not a regular file.
 #   tests/cli/shard_merge.sh DSE
 set -euo pipefail
 dse=$1
@@ -42,6 +43,17 @@ expect_refusal "cannot be run apart" "$dse" run configs/experiments/search_gpu_b
   -p search.strategy.name=aging_evolution -p output="$work/evo.h5"
 expect_refusal "expected K/N" "$dse" run "$config" --shard 1of3 -p output="$work/x.h5"
 expect_refusal "0 <= K < N" "$dse" run "$config" --shard 3/3 -p output="$work/x.h5"
+expect_refusal "expected at most 100000 shards" "$dse" run "$config" --shard 0/999999999 -p output="$work/x.h5"
+# The merged file never replaces an input: a shard's journal is the only record of its trials.
+cp "$work/s.shard-0-of-3.journal.jsonl" "$work/journal0"
+expect_refusal "over shard 0/3's journal" "$dse" merge "$work/s.shard-0-of-3.journal.jsonl" "$work"/s.shard-{0,1,2}-of-3.h5
+cmp -s "$work/journal0" "$work/s.shard-0-of-3.journal.jsonl" || { echo "merge replaced shard 0's journal" >&2; exit 1; }
+expect_refusal "over shard 1/3's result file" "$dse" merge "$work/./s.shard-1-of-3.h5" "$work"/s.shard-{0,1,2}-of-3.h5
+# Journals are inputs like any other: a FIFO or a link to /dev/zero is refused, not read forever.
+mkfifo "$work/fifo.journal.jsonl"
+ln -s /dev/zero "$work/zero.journal.jsonl"
+expect_refusal "found a FIFO" timeout 60 "$dse" merge "$work/m.h5" "$work/fifo.h5"
+expect_refusal "found a character device" timeout 60 "$dse" merge "$work/m.h5" "$work/zero.h5"
 # An unfinished shard (its journal cut to 8 trials, as a kill leaves it) is refused, then re-run.
 head -n 9 "$work/s.shard-1-of-3.journal.jsonl" > "$work/cut" && mv "$work/cut" "$work/s.shard-1-of-3.journal.jsonl"
 expect_refusal "shard 1/3 lacks 13 of its 21 trials" "$dse" merge "$work/m.h5" "$work"/s.shard-{0,1,2}-of-3.h5

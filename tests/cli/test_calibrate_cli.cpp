@@ -2,9 +2,11 @@
 // calibration file used by `dse run`.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
@@ -56,6 +58,37 @@ TEST(Cli, CalibrateRunsASessionWritesACalibrationAndDseRunUsesIt) {
   const CliResult unknown = run_dse("calibrate --backend nosuch -q --output " + file);
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("backend.name"), std::string::npos) << unknown.err;
+  fs::remove_all(dir);
+}
+
+// The session's journal is refused as the search's is: a symlink there was followed and its target
+// overwritten, a FIFO blocked the session and a link to /dev/zero was read forever (issue 54).
+TEST(Cli, CalibrateRefusesAJournalPathThatIsNotARegularFile) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_calibrate_journal_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string output = (dir / "h100.yaml").string(), journal = (dir / "h100.journal.jsonl").string();
+  const auto calibrate = [&](const std::string& flags) {
+    return run_dse("--version >/dev/null; timeout 60 '" + std::string(DSE_BINARY) +
+                   "' calibrate --backend simulated --gpu h100_sxm -q --output " + output + flags);
+  };
+  std::ofstream(dir / "victim") << "precious";
+  fs::create_symlink(dir / "victim", journal);
+  const CliResult linked = calibrate("");
+  EXPECT_EQ(linked.exit_code, 2);
+  EXPECT_EQ(linked.err, "dse: error: " + journal +
+                            ": cannot write: expected a regular file or a new path for the output, found a symbolic "
+                            "link (results are written to a temporary file and renamed over the target)\n");
+  EXPECT_EQ(read_text((dir / "victim").string()), "precious");
+  fs::remove(journal);
+  ASSERT_EQ(::mkfifo(journal.c_str(), 0600), 0);
+  const CliResult fifo = calibrate(" --resume");
+  EXPECT_EQ(fifo.exit_code, 2);  // 124: it blocked
+  EXPECT_NE(fifo.err.find("found a FIFO"), std::string::npos) << fifo.err;
+  fs::remove(journal);
+  fs::create_symlink("/dev/zero", journal);
+  const CliResult zero = calibrate(" --resume");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("found a symbolic link"), std::string::npos) << zero.err;
   fs::remove_all(dir);
 }
 

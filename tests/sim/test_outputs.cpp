@@ -2,13 +2,16 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "sim/config/config_loader.h"
 #include "sim/output/atomic_file.h"
 #include "sim/output/chrome_trace.h"
+#include "sim/output/hdf5_file.h"
 #include "sim/output/hdf5_result.h"
 #include "sim/output/summary_json.h"
 #include "sim/run/simulation.h"
@@ -88,7 +91,9 @@ TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {
   const std::string target = (dir / "out.txt").string();
   {
     AtomicFile file(target);
-    std::ofstream(file.temp_path()) << "partial";
+    std::FILE* partial = file.create_temporary();
+    std::fputs("partial", partial);
+    std::fclose(partial);
     EXPECT_FALSE(fs::exists(target));
   }  // destroyed without commit: as if the run crashed
   EXPECT_FALSE(fs::exists(target));
@@ -96,6 +101,44 @@ TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {
   write_file_atomically(target, "done");
   EXPECT_EQ(test::read_text(target), "done");
   fs::remove_all(dir.parent_path());
+}
+
+// PATH.tmp-PID is predictable: a symlink planted there was followed and its target truncated
+// (issue 54). The temporary file is created new and never through a link; a plain file there (a
+// killed run whose PID this process now has) is replaced.
+TEST(AtomicFile, NeverWritesThroughALinkPlantedAtTheTemporaryName) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_planted_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "victim") << "precious";
+  const std::string pid = std::to_string(::getpid());
+  const auto error = [](const std::function<void()>& write) -> std::string {
+    try {
+      write();
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  fs::create_symlink(dir / "victim", dir / ("out.txt.tmp-" + pid));
+  const std::string target = (dir / "out.txt").string();
+  EXPECT_EQ(error([&] { write_file_atomically(target, "new"); }),
+            target + ": cannot write: " + target + ".tmp-" + pid +
+                ", the temporary file's name, is taken by a symbolic link that dse did not create; remove it");
+  EXPECT_NE(error([&] { AtomicFile(target).check_writable(); }).find("is taken by a symbolic link"), std::string::npos);
+  fs::create_symlink(dir / "victim", dir / ("r.h5.tmp-" + pid));
+  EXPECT_NE(error([&] { Hdf5File file((dir / "r.h5").string()); }).find("is taken by a symbolic link"),
+            std::string::npos);
+  fs::create_hard_link(dir / "victim", dir / ("hard.txt.tmp-" + pid));
+  EXPECT_NE(error([&] { write_file_atomically((dir / "hard.txt").string(), "new"); }).find("(a hard link)"),
+            std::string::npos);
+  EXPECT_EQ(test::read_text((dir / "victim").string()), "precious");
+  EXPECT_TRUE(fs::is_symlink(dir / ("out.txt.tmp-" + pid)));  // left as found
+  std::ofstream(dir / ("left.txt.tmp-" + pid)) << "half a file";
+  write_file_atomically((dir / "left.txt").string(), "whole");
+  EXPECT_EQ(test::read_text((dir / "left.txt").string()), "whole");
+  EXPECT_FALSE(fs::exists(dir / ("left.txt.tmp-" + pid)));
+  fs::remove_all(dir);
 }
 
 TEST(Hdf5Result, WritesAFileAndLeavesNoTemporary) {
