@@ -329,9 +329,14 @@ def plot_serving(run, figs, prefix):
     sc = axes[0].scatter(size[keep], size[keep] / dur[keep], c=clock[keep], s=6, cmap="viridis")
     axes[0].set_xlabel("batch size")
     axes[0].set_ylabel("batch throughput, requests/s")
-    axes[1].scatter(size[keep], power[keep], c=clock[keep], s=6, cmap="viridis")
+    # A batch done before the first reading since the governor acted has no power logged (NaN):
+    # missing, not 0 W.
+    logged = keep & np.isfinite(power)
+    axes[1].scatter(size[logged], power[logged], c=clock[logged], s=6, cmap="viridis")
     axes[1].set_xlabel("batch size")
     axes[1].set_ylabel("power logged with the batch, W")
+    if np.count_nonzero(keep & ~logged):
+        axes[1].set_title(f"{np.count_nonzero(keep & ~logged)} batches with no reading to log not drawn", fontsize=8)
     if cap:
         axes[1].axhline(cap, color="C3", ls="--")
     fig.colorbar(sc, ax=axes, label=clock_label)
