@@ -12,6 +12,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/output/atomic_file.h"
+#include "sim/run/device_memory.h"
 #include "sim/run/simulation.h"
 
 namespace dse {
@@ -80,7 +81,8 @@ std::string sibling_path(const std::string& output, const std::string& suffix) {
 PreparedSearch prepare_search(const ConfigNode& config, const std::string& config_file) {
   ConfigNode base = config;
   base.erase("search");
-  Experiment check = read_experiment(base, config_file);  // the base must be a valid experiment
+  // The base must be a valid experiment; whether its models fit in memory is each trial's to say.
+  Experiment check = read_experiment(base, config_file, nullptr, MemoryCheck::skip);
   SpaceContext context([&check](const std::string& key) { return check.device->supported_values(key); });
   for (const auto& model : check.models) context.tenants.push_back(model.graph);
   SearchSettings settings = read_search_settings(*config.find("search"), context);
@@ -105,9 +107,11 @@ void finish_search(const PreparedSearch& search, const SearchOutcome& outcome, c
     // The baseline: the experiment as written, without the search's values (reports mark it).
     std::optional<MetricTable> baseline;
     try {
+      check_device_memory(search.check, search.base);
       baseline = run_experiment(search.check).metrics;
     } catch (const UserError&) {
-      // a base the simulator refuses on its own (a UserError) leaves the search without a baseline
+      // a base the simulator refuses on its own (a UserError; models over memory) leaves the search
+      // without a baseline
     }
     write_search_hdf5(output, to_yaml(search.config), search.config_file, settings, outcome,
                       baseline ? &*baseline : nullptr);

@@ -117,6 +117,7 @@ CalibrateOutcome calibrate(const CalibrateOptions& options) {
   const ConfigNode empty = ConfigNode::map(root.mark());
   const ConfigNode* kernels = root.find("kernels");
   const std::vector<Candidate> candidates = read_kernel_suite(kernels ? *kernels : empty, spec.name);
+  backend->check_candidates(candidates);
   SessionSettings settings;
   settings.measure = read_measure(root.find("measure"));
   settings.parallel = read_parallel(root.find("parallel"));

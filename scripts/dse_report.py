@@ -571,7 +571,12 @@ def plot_serving(run, figs, prefix):
         ax.set_xlabel("batch size")
         integer_ticks(ax.xaxis)
     axes[0].set_ylabel("batch throughput, requests/s")
+    # A batch done before the first reading since the governor acted has no power logged (NaN):
+    # missing, not 0 W.
+    logged = keep & np.isfinite(power)
     axes[1].set_ylabel("power logged with the batch, W")
+    if np.count_nonzero(keep & ~logged):
+        axes[1].set_title(f"{np.count_nonzero(keep & ~logged)} batches with no reading to log not drawn", fontsize=8)
     if cap:
         axes[1].axhline(cap, color="C3", ls="--", label=f"cap {cap:g} W")
     if len(tenants) > 1 or cap:

@@ -22,6 +22,7 @@
 #include "search/trial.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
+#include "sim/run/device_memory.h"
 #include "sim/run/experiment.h"
 
 namespace dse {
@@ -156,6 +157,11 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
     result.status = TrialStatus::timeout;
     result.message = fmt::format("still simulating after {:g} s (search.timeout_s)", *settings.timeout_s);
     return result;
+  } catch (const DeviceMemoryError& error) {
+    // A design the models do not fit is one the search may not pick, as one breaking a constraint.
+    result.status = TrialStatus::infeasible;
+    result.message = error.what();
+    return result;
   } catch (const UserError& error) {
     result.status = TrialStatus::failed;
     result.message = error.what();
@@ -176,7 +182,9 @@ TrialResult evaluate(const ConfigNode& base, const std::string& config_file, con
     if (value == result.metrics.end() && !run.simulated) continue;  // not reached: another constraint failed first
     if (value == result.metrics.end() || !constraint_met(c, value->second)) {
       result.status = TrialStatus::infeasible;
-      result.message = unmet_message(c) + (run.simulated ? "" : " (checked before simulating)");
+      result.message = unmet_message(c) + (!run.simulated                  ? " (checked before simulating)"
+                                           : value == result.metrics.end() ? " (the run had none to measure)"
+                                                                           : "");
       return result;
     }
   }

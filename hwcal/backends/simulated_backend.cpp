@@ -32,6 +32,7 @@
 #include "hwcal/measure/backend.h"
 #include "hwcal/measured_op.h"
 #include "hwcal/row_prediction.h"
+#include "models/base/did_you_mean.h"
 #include "sim/gpu/kernel_calibration_io.h"
 #include "sim/metrics/board_power.h"
 #include "sim/runtime/shared_resource.h"
@@ -51,7 +52,29 @@ class SimulatedBackend final : public MeasurementBackend {
     rng_.seed(static_cast<std::uint64_t>(block.param<std::int64_t>("seed").in_range(0, INT64_MAX).with_default(1)));
     for (const char* key : {"fail", "hang"})
       if (const ConfigNode* names = block.find(key))
-        for (const auto& name : names->items()) (key[0] == 'f' ? fail_ : hang_).insert(name.as<std::string>());
+        for (const auto& name : names->items()) {
+          (key[0] == 'f' ? fail_ : hang_).insert(name.as<std::string>());
+          planted_.push_back(name);
+        }
+  }
+
+  // A planted name that matches no kernel would plant nothing: an error listing the closest names.
+  void check_candidates(const std::vector<Candidate>& candidates) const override {
+    std::vector<std::string> names;
+    for (const Candidate& c : candidates) names.push_back(c.name);
+    for (const ConfigNode& item : planted_) {
+      const std::string name = item.as<std::string>();
+      if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+      std::vector<std::string> closest = names;
+      std::stable_sort(closest.begin(), closest.end(), [&name](const std::string& a, const std::string& b) {
+        return edit_distance(name, a) < edit_distance(name, b);
+      });
+      const std::size_t shown = std::min<std::size_t>(closest.size(), 8);
+      closest.resize(shown);
+      item.fail(fmt::format("expected the name of one of the session's {} kernels (the closest: {}{}), found '{}'{}",
+                            names.size(), join_names(closest), names.size() > shown ? ", ..." : "", name,
+                            did_you_mean_suffix(name, names)));
+    }
   }
 
   static std::vector<KeySpec> declared_keys() {
@@ -220,6 +243,7 @@ class SimulatedBackend final : public MeasurementBackend {
   std::shared_ptr<const SharingRule> sharing_;
   double noise_ = 0.01, interference_ = 0.02, outlier_rate_ = 0.02, failure_rate_ = 0.002, setup_s_ = 0.15;
   std::set<std::string> fail_, hang_;
+  std::vector<ConfigNode> planted_;  // the names in fail and hang, for check_candidates
   std::mt19937_64 rng_;
   std::map<std::string, Truth> truths_;
   static constexpr TimePs kSensorPeriodPs = 100'000'000'000;  // 100 ms, as NVML averages power

@@ -50,6 +50,9 @@ class MeasurementBackend {
   virtual std::vector<PowerSample> samples() = 0;
   // The board's power with nothing running, W (nullopt where it cannot be observed).
   virtual std::optional<double> idle_power_w() = 0;
+  // Before measuring: a ConfigError at a key of the backend block that names a candidate the
+  // session does not have. Default: the block names none.
+  virtual void check_candidates(const std::vector<Candidate>& /*candidates*/) const {}
 };
 
 using MeasurementBackendRegistry = Registry<MeasurementBackend>;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,10 @@ class AcceleratorDevice final : public Device {
   // shared), `proportional` between whole passes, as on a GPU.
   static Sharing automatic_sharing();
   double dram_bytes_per_s() const override { return spec_.dram_bytes_per_s(); }
+  // Its spec's (nullopt for a spec assembled in code without one).
+  std::optional<double> memory_bytes() const override {
+    return spec_.dram_capacity_gib > 0 ? std::optional<double>(spec_.dram_capacity_gib * 1073741824.0) : std::nullopt;
+  }
   // An assumption: no accelerator publishes its V-f table. Eight levels are as fine as the ten the
   // BatchDVFS paper gives its governor on the P40 while keeping the cost table small (each level of
   // each batch size is a pass the serving run simulates).

@@ -75,6 +75,9 @@ class Device {
   // (empty where the device has no clock knob), and one pass of `experiment` alone on the device at
   // `clock_mhz` (one of those points or a clock between them; nullopt: as configured, as run() does).
   virtual std::vector<OperatingPoint> operating_points() const = 0;
+  // Whether the operating points are the only clocks the device can be set to (a GPU spec's driver
+  // table); false where they are an estimate and a clock between them is simulated as given.
+  virtual bool only_operating_points() const { return false; }
   virtual PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
                               WallDeadline deadline) const = 0;
   // The metric a serving run reports its time-averaged clock under ("sm_clock_mhz", "clock_mhz").
@@ -84,6 +87,9 @@ class Device {
   // DRAM bandwidth, bytes/s, which rules with a DRAM term share.
   virtual const Sharing& sharing() const = 0;
   virtual double dram_bytes_per_s() const = 0;
+  // The memory the models' weights, KV caches and activations live in, bytes (a GPU's, an
+  // accelerator's DRAM); nullopt where the device has no such limit.
+  virtual std::optional<double> memory_bytes() const { return std::nullopt; }
 };
 
 using DeviceRegistry = Registry<Device>;

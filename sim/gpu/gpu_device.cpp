@@ -11,6 +11,7 @@
 
 #include "models/base/ceil_div.h"
 #include "models/base/checked_count.h"
+#include "models/base/did_you_mean.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/hardware_catalog.h"
 #include "sim/metrics/board_power.h"
@@ -86,6 +87,23 @@ std::vector<KeySpec> GpuDevice::declared_keys() {
           {"power_window_ms", "number", "166.7 (1/6 s)", "ms",
            "the firmware's power averaging window (0.001 to 60,000)", "100"},
           sharing_key("how concurrent kernels and passes share the GPU")};
+}
+
+void GpuDevice::check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const {
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const std::string dtype(dtype_name(models[m].params.dtype));
+    if (dtype != "fp8" || spec_.tensor_core_flops_per_clock.contains(dtype)) continue;
+    std::vector<std::string> supported;  // the compute dtypes it has units for, in the usual order
+    for (const std::string& name : compute_dtype_names())
+      if (spec_.cuda_core_flops_per_clock.contains(name) || spec_.tensor_core_flops_per_clock.contains(name))
+        supported.push_back(name);
+    const ConfigNode& entry = models_node.items()[m];
+    const ConfigNode* key = entry.is_map() ? entry.peek("dtype") : nullptr;
+    (key ? *key : entry)
+        .fail(fmt::format("expected a dtype {} has units for ({}), found fp8: the {} has no FP8 tensor cores (Ada and "
+                          "Hopper GPUs have them), and FP8 would run at its FP32 rate",
+                          spec_.name, join_names(supported), spec_.display_name));
+  }
 }
 
 MetricTable GpuDevice::cheap_metrics() const {

@@ -44,6 +44,9 @@ class GpuDevice final : public Device {
   std::string timing_model() const override { return timing_model_; }
   std::string calibration() const override { return timing_->calibration(); }
   std::vector<HardwareFile> hardware_files() const override { return files_; }
+  // FP8 only where the GPU has FP8 units (its spec's tensor-core table): elsewhere it would run at
+  // the FP32 rate, 4-8x slower than FP16, which no framework does.
+  void check_models(const std::vector<ModelRequest>& models, const ConfigNode& models_node) const override;
   MetricTable cheap_metrics() const override;
   std::vector<std::string> metric_names(std::size_t model_count) const override;
   // The result says which clock(s) and why (RunResult::device_settings "clock"), and carries the
@@ -51,12 +54,18 @@ class GpuDevice final : public Device {
   RunResult run(const Experiment& experiment, WallDeadline deadline) const override;
   // The driver table's clocks, slowest first, each with the power model's supply voltage.
   std::vector<OperatingPoint> operating_points() const override;
+  // With a driver table in the spec, its entries are the only application clocks.
+  bool only_operating_points() const override { return spec_.supported_clocks.has_value(); }
   // At an application clock (a governor's): clamped to the table, held lower by the power limit.
   PassProfile profile(const Experiment& experiment, std::optional<double> clock_mhz,
                       WallDeadline deadline) const override;
   std::string clock_metric() const override { return "sm_clock_mhz"; }
   const Sharing& sharing() const override { return sharing_; }
   double dram_bytes_per_s() const override { return timing_->dram_bandwidth_bytes_per_s(); }
+  // Its spec's (nullopt for a spec assembled in code without one).
+  std::optional<double> memory_bytes() const override {
+    return spec_.memory_gib > 0 ? std::optional<double>(spec_.memory_gib * 1073741824.0) : std::nullopt;
+  }
   // Values a search may enumerate for `key` ({choice: supported}): the clock table for sm_clock_mhz.
   std::optional<std::vector<std::string>> supported_values(std::string_view key) const override;
 

@@ -35,15 +35,17 @@ const std::vector<MetricInfo>& metric_catalog() {
       {"latency_max_ms", "ms", "Highest latency of a request arriving in the window", "serving runs"},
       {"queue_delay_mean_ms", "ms", "Mean time a request waited for its batch to start, after any host stage",
        "serving runs"},
-      {"batch_mean", "count", "Mean size of the batches started in the window", "serving runs"},
+      {"batch_mean", "count", "Mean size of the batches started in the window (left out when none started)",
+       "serving runs"},
       {"power_cap_w", "W", "The power cap the serving run's governor holds to", "serving runs with a capped governor"},
       {"periods_over_cap_share", "share",
        "Share of the window's control periods (the governor's period, 3 s where it never acts) in which a power "
-       "reading exceeded the cap",
+       "reading exceeded the cap, of those with a reading (left out when none has one)",
        "serving runs with a capped governor"},
       {"batches_over_cap_share", "share",
        "Share of the window's batches logged over the cap (the highest reading since the governor last acted, as "
-       "the BatchDVFS paper logs it)",
+       "the BatchDVFS paper logs it), of those logged with a reading (a batch done before the first reading since "
+       "the governor last acted has none)",
        "serving runs with a capped governor"},
       {"latency_p99_ms_model<I>", "ms", "99th-percentile latency of tenant I's requests",
        "serving runs of two or more tenants"},
@@ -63,7 +65,7 @@ const std::vector<MetricInfo>& metric_catalog() {
        "gpu; serving runs on any device"},
       {"power_peak_w", "W",
        "Highest board power averaged over any 1 ms of the pass (the pass's average when shorter); serving: the "
-       "highest power-sensor reading of the window",
+       "highest power-sensor reading of the window (left out when no reading falls in it)",
        "gpu; serving runs on any device"},
       {"perf_per_w", "1/s/W", "throughput_per_s per watt of power_avg_w", "gpu; serving runs on any device"},
       {"sm_clock_mhz", "MHz",

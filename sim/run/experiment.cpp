@@ -1,6 +1,7 @@
 #include "sim/run/experiment.h"
 
 #include "sim/config/config_loader.h"
+#include "sim/run/device_memory.h"
 #include "sim/run/model_source.h"
 #include "sim/runtime/schedule_yaml.h"
 #include "sim/serving/serving_spec.h"
@@ -27,7 +28,8 @@ std::shared_ptr<const ResolvedSchedule> single_stream_schedule(const std::vector
   return std::make_shared<const ResolvedSchedule>(read_schedule(nullptr, "", tenants));
 }
 
-Experiment read_experiment(const ConfigNode& root, const std::string& config_file, std::shared_ptr<RunCache> cache) {
+Experiment read_experiment(const ConfigNode& root, const std::string& config_file, std::shared_ptr<RunCache> cache,
+                           MemoryCheck memory) {
   root.expect_map("an experiment: name, workload, device, output");
   Experiment experiment;
   experiment.config_file = config_file;
@@ -50,6 +52,7 @@ Experiment read_experiment(const ConfigNode& root, const std::string& config_fil
     experiment.serving = read_serving_spec(*serving, models, config_file, *experiment.device);
   read_schedule_and_output(root, experiment);
   root.check_unknown_keys();
+  if (memory == MemoryCheck::enforce) check_device_memory(experiment, root);
   experiment.resolved_yaml = to_yaml(root);
   return experiment;
 }

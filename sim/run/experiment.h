@@ -51,9 +51,13 @@ struct Experiment {
 // The default schedule of `models` (single_stream), for experiments assembled in code.
 std::shared_ptr<const ResolvedSchedule> single_stream_schedule(const std::vector<ModelRequest>& models);
 
+// Whether read_experiment refuses models that do not fit in the device's memory
+// (sim/run/device_memory.h): `skip` for a search's base config, whose trials are checked one by one.
+enum class MemoryCheck { enforce, skip };
+
 // `root` is the whole loaded config (after overrides) read from `config_file`. Graphs, timing
 // models and accelerator baselines come from `cache` (a fresh one when null).
 Experiment read_experiment(const ConfigNode& root, const std::string& config_file,
-                           std::shared_ptr<RunCache> cache = nullptr);
+                           std::shared_ptr<RunCache> cache = nullptr, MemoryCheck memory = MemoryCheck::enforce);
 
 }  // namespace dse

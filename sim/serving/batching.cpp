@@ -35,6 +35,7 @@ class FixedBatch final : public BatchingPolicy {
     if (queue.draining && queue.queued > 0) return {static_cast<int>(queue.queued), std::nullopt};
     return {};
   }
+  int largest_own_batch() const override { return batch_; }
 };
 
 // Triton's dynamic batcher (docs: "Dynamic Batcher", model_configuration.md): a batch of

@@ -58,6 +58,8 @@ class BatchingPolicy {
   int batch() const { return batch_; }
   // The largest batch it can ever form.
   int max_batch() const { return max_batch_; }
+  // The largest it forms while no governor sets its batch (a fixed size; the others grow to max_batch).
+  virtual int largest_own_batch() const { return max_batch_; }
 
  protected:
   BatchingPolicy(int max_batch, int batch) : max_batch_(max_batch), batch_(std::clamp(batch, 1, max_batch)) {}

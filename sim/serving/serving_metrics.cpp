@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "sim/metrics/power_series.h"
 #include "sim/serving/serving_spec.h"
@@ -110,25 +111,29 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
     if (arrived > 0) m.set("slo_violation_rate", 1.0 - static_cast<double>(arrived_within_slo) / arrived);
   }
 
-  double batch_sum = 0, batch_count = 0, batches_over = 0;
+  // Batches logged before any reading (NaN: none since the governor last acted) are not judged
+  // against the cap: they are neither over nor under it.
+  double batch_sum = 0, batch_count = 0, batches_logged = 0, batches_over = 0;
   for (const ServedBatch& b : trace.batches) {
     if (b.start_s < start || b.start_s > end) continue;
     batch_sum += b.size, batch_count += 1;
+    if (std::isnan(b.logged_power_w)) continue;
+    batches_logged += 1;
     if (spec.power_cap_w && b.logged_power_w > *spec.power_cap_w) batches_over += 1;
   }
-  m.set("batch_mean", batch_count > 0 ? batch_sum / batch_count : 0.0);
+  if (batch_count > 0) m.set("batch_mean", batch_sum / batch_count);  // no batch: none to average
 
   const TimePs start_ps = to_ps(start), end_ps = to_ps(end);
   const double energy_j =
       result.power.empty() ? 0.0 : series_energy_j(result.power, end_ps) - series_energy_j(result.power, start_ps);
-  double peak_w = 0;
+  std::optional<double> peak_w;  // no reading in the window: no peak to report
   for (const PowerSample& s : trace.sensor)
-    if (s.time_s() > start && s.time_s() <= end) peak_w = std::max(peak_w, s.power_w);
+    if (s.time_s() > start && s.time_s() <= end) peak_w = std::max(peak_w.value_or(s.power_w), s.power_w);
   const double avg_w = energy_j / span_s;
   const double throughput = count / span_s;
   m.set("energy_j", energy_j);
   m.set("power_avg_w", avg_w);
-  m.set("power_peak_w", peak_w);
+  if (peak_w) m.set("power_peak_w", *peak_w);
   if (count > 0) m.set("energy_per_inference_j", energy_j / count);  // none completed: none to divide by
   m.set("perf_per_w", avg_w > 0 ? throughput / avg_w : 0.0);
   const double clock =
@@ -143,19 +148,21 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
 
   if (spec.power_cap_w) {
     const double cap = *spec.power_cap_w, period = spec.control_period_s;
-    // Consecutive control periods of the window; one is over the cap when a reading in it is. The
-    // readings come in time order: counting where the period changes needs no table of periods
-    // (a 1e6 s window of 1 ms periods would need 1 GB).
+    // Consecutive control periods of the window; one is over the cap when a reading in it is, and
+    // one without a reading is not judged. The readings come in time order: counting where the
+    // period changes needs no table of periods (a 1e6 s window of 1 ms periods would need 1 GB).
     const auto periods = static_cast<std::size_t>(std::max(1.0, std::ceil(span_s / period)));
-    std::size_t periods_over = 0, last_over = periods;  // `periods`: none yet
+    std::size_t judged = 0, periods_over = 0, last_read = periods, last_over = periods;  // `periods`: none yet
     for (const PowerSample& s : trace.sensor) {
-      if (s.time_s() <= start || s.time_s() > end || s.power_w <= cap) continue;
+      if (s.time_s() <= start || s.time_s() > end) continue;
       const std::size_t k = std::min(periods - 1, static_cast<std::size_t>((s.time_s() - start) / period));
-      if (k != last_over) ++periods_over, last_over = k;
+      if (k != last_read) ++judged, last_read = k;
+      if (s.power_w > cap && k != last_over) ++periods_over, last_over = k;
     }
     m.set("power_cap_w", cap);
-    m.set("periods_over_cap_share", static_cast<double>(periods_over) / static_cast<double>(periods));
-    m.set("batches_over_cap_share", batch_count > 0 ? batches_over / batch_count : 0.0);
+    if (judged > 0)
+      m.set("periods_over_cap_share", static_cast<double>(periods_over) / static_cast<double>(judged));
+    if (batches_logged > 0) m.set("batches_over_cap_share", batches_over / batches_logged);
   }
   if (spec.tenants.size() >= 2)
     for (std::size_t i = 0; i < spec.tenants.size(); ++i) {

@@ -14,8 +14,11 @@
 namespace dse {
 
 std::vector<std::string> serving_metric_names(const Experiment& experiment);
-// Sets exactly serving_metric_names(experiment) on result.metrics; `result.power` holds the run's
-// board power series.
+// Sets serving_metric_names(experiment) on result.metrics, in that order, less those with nothing
+// to measure (left out rather than 0, so a search's constraint on one is unmet): the latencies with
+// no request arriving in the window, batch_mean with no batch, power_peak_w and
+// periods_over_cap_share with no sensor reading, batches_over_cap_share with no batch logged with a
+// reading. `result.power` holds the run's board power series.
 void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Experiment& experiment);
 
 // The nearest-rank percentile `p` (0..1] of `values` (reorders them); 0 when empty.

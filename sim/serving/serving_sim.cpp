@@ -22,6 +22,7 @@ namespace dse {
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
+constexpr double kNoReading = std::numeric_limits<double>::quiet_NaN();  // a batch with no power to log
 
 // The batch sizes the model-based governor's oracle weighs (every size would cost a pass each):
 // powers of two and the steps between them, up to the largest batch.
@@ -139,7 +140,8 @@ class ServingRun {
   double last_action_s_ = 0;
   double busy_at_action_s_ = 0;  // busy_s_ then
   double window_max_w_ = -1;     // highest reading since the governor last acted (-1: none)
-  double last_sample_w_ = 0;
+  double last_sample_w_ = kNoReading;
+  double last_completion_s_ = 0;                     // when the last batch finished
   std::vector<std::size_t> latencies_since_action_;  // requests completed since then
 };
 
@@ -296,7 +298,11 @@ double ServingRun::board_w() const {
 
 void ServingRun::power_changed() {
   if (!running_.empty()) last_clock_mhz_ = running_.back().cost.clock_mhz;
-  board_.set(engine_.now(), board_w(), clock_level() >= 0 ? clock_mhz() : last_clock_mhz_);
+  double clock = clock_level() >= 0 ? clock_mhz() : last_clock_mhz_;
+  // A batch the power limit holds below the level runs at the clock it was held to (a time average
+  // within half a MHz of the level is the level).
+  if (!running_.empty() && last_clock_mhz_ < clock - 0.5) clock = last_clock_mhz_;
+  board_.set(engine_.now(), board_w(), clock);
 }
 
 void ServingRun::track_busy() {
@@ -314,7 +320,12 @@ void ServingRun::batch_done(std::size_t batch_index) {
   running_.erase(it);
   ServedBatch& record = trace_->batches[batch.batch_index];
   record.end_s = now;
-  record.logged_power_w = governor_ && governor_->period_s() > 0 ? std::max(0.0, window_max_w_) : last_sample_w_;
+  // No reading since the governor last acted (or none yet): nothing to log. The paper's code waits
+  // for one before it logs (a 1 s sleep); the server here does not stall for it.
+  record.logged_power_w = !governor_ || governor_->period_s() <= 0 ? last_sample_w_
+                          : window_max_w_ >= 0                     ? window_max_w_
+                                                                   : kNoReading;
+  last_completion_s_ = now;
   TenantState& t = tenants_[record.tenant];
   t.instance_busy[static_cast<std::size_t>(record.instance)] = 0;
   ++t.free_instances;
@@ -452,7 +463,16 @@ RunResult ServingRun::run() {
 
   trace_->end_s = now_s();
   trace_->window_start_s = spec_.warmup_s;
-  trace_->window_end_s = spec_.duration_s ? *spec_.duration_s : trace_->end_s;
+  // A run of a number of requests is measured to its last completion (not to the sensor's next
+  // reading, which would make its throughput the sensor period's).
+  trace_->window_end_s = spec_.duration_s ? *spec_.duration_s : last_completion_s_;
+  if (spec_.requests && spec_.warmup_s > 0 && spec_.warmup_s >= last_completion_s_) {
+    const std::string message =
+        fmt::format("expected a warm-up shorter than the run, whose {} requests were served by {:g} s, found {:g} s",
+                    *spec_.requests, last_completion_s_, spec_.warmup_s);
+    if (spec_.warmup) spec_.warmup->fail(message);
+    throw UserError(spec_.config_file + ": workload.serving.warmup_s: " + message);
+  }
   trace_->passes_simulated = costs_.passes_simulated();
   result_.makespan_ps = engine_.now();
   result_.power = board_.take_series(result_.makespan_ps);

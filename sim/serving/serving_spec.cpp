@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 #include "sim/serving/serving_budget.h"
@@ -11,22 +12,55 @@
 namespace dse {
 namespace {
 
-// Clock levels: the block's list (ascending, within the device's operating points), or the
-// device's operating points (a GPU's clock table, an accelerator's V-f levels).
+// What a clock level may be, for an error: every operating point when they are few, else their
+// range and the two around `mhz`.
+std::string describe_points(const std::vector<OperatingPoint>& points, double mhz) {
+  if (points.size() <= 16) {
+    std::string list;
+    for (const OperatingPoint& p : points) list += fmt::format("{}{:g}", list.empty() ? "" : ", ", p.clock_mhz);
+    return list + " MHz";
+  }
+  const auto above = std::find_if(points.begin(), points.end(), [mhz](const auto& p) { return p.clock_mhz > mhz; });
+  std::string around;
+  if (above != points.begin() && above != points.end())
+    around = fmt::format("; around {:g}: {:g} and {:g}", mhz, std::prev(above)->clock_mhz, above->clock_mhz);
+  return fmt::format("{} clocks from {:g} to {:g} MHz{}", points.size(), points.front().clock_mhz,
+                     points.back().clock_mhz, around);
+}
+
+// Clock levels: the block's list (ascending, within the device's operating points; one of them
+// where those are the only clocks it can be set to, as the entry itself), or the device's
+// operating points (a GPU's clock table, an accelerator's V-f levels).
 std::vector<double> read_clock_levels(const ConfigNode& serving, const Device& device) {
   const std::vector<OperatingPoint> points = device.operating_points();
   std::vector<double> levels;
   if (const ConfigNode* list = serving.find("clock_levels_mhz")) {
     if (points.empty()) list->fail("this device has no clock to set; remove clock_levels_mhz");
     const double lowest = points.front().clock_mhz, highest = points.back().clock_mhz;
+    double previous = 0;  // the level before, as written
     for (const ConfigNode& item : list->items()) {
       const double mhz = item.as<double>();
       if (!(mhz >= lowest && mhz <= highest))
         item.fail(fmt::format("expected a clock of {}'s operating points, {:g} to {:g} MHz, found {:g}", device.name(),
                               lowest, highest, mhz));
-      if (!levels.empty() && mhz <= levels.back())
-        item.fail(fmt::format("expected clock levels in ascending order, found {:g} after {:g}", mhz, levels.back()));
-      levels.push_back(mhz);
+      if (!levels.empty() && mhz <= previous)
+        item.fail(fmt::format("expected clock levels in ascending order, found {:g} after {:g}", mhz, previous));
+      previous = mhz;
+      double level = mhz;
+      if (device.only_operating_points()) {
+        // The driver takes only its table's clocks (nvidia-smi -ac refuses others), as device.sm_clock_mhz.
+        const auto nearest = std::min_element(points.begin(), points.end(), [mhz](const auto& a, const auto& b) {
+          return std::abs(a.clock_mhz - mhz) < std::abs(b.clock_mhz - mhz);
+        });
+        if (std::abs(nearest->clock_mhz - mhz) > 0.5)
+          item.fail(fmt::format("expected a clock of {}'s driver table ({}), found {:g}", device.name(),
+                                describe_points(points, mhz), mhz));
+        level = nearest->clock_mhz;
+        if (!levels.empty() && level <= levels.back())
+          item.fail(fmt::format("expected clock levels of distinct table entries, found {:g}, the entry {:g} again",
+                                mhz, level));
+      }
+      levels.push_back(level);
     }
     if (levels.empty()) list->fail("expected at least one clock level, found an empty sequence");
     return levels;
@@ -61,7 +95,9 @@ ServingTenantSpec read_tenant(const ConfigNode& tenant, const ConfigNode& model_
   spec.arrival_rate_per_s = process->mean_rate_per_s();
   if (duration_s) spec.expected_requests = process->expected_arrivals(*duration_s);
   const ConfigNode& batching = tenant.at("batching", "the tenant's batching policy, e.g. {name: fixed, batch: 8}");
-  spec.max_batch = dse::make_batching(batching, spec.slo_ms)->max_batch();
+  const auto policy = dse::make_batching(batching, spec.slo_ms);
+  spec.max_batch = policy->max_batch();
+  spec.largest_own_batch = policy->largest_own_batch();
   spec.batching = batching;
   return spec;
 }
@@ -100,6 +136,7 @@ std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, 
     serving.fail(spec->duration_s ? "expected one of duration_s and requests, found both"
                                   : "expected how long the run lasts: duration_s (simulated seconds) or requests");
   spec->warmup_s = serving.param<double>("warmup_s").in_range(0, kLongestServingRun_s).with_default(0.0);
+  if (const ConfigNode* warmup = serving.find("warmup_s")) spec->warmup = *warmup;
   if (spec->duration_s && spec->warmup_s >= *spec->duration_s)
     serving.find("warmup_s")
         ->fail(fmt::format("expected a warm-up shorter than duration_s ({:g} s), found {:g} s", *spec->duration_s,

@@ -46,6 +46,7 @@ struct ServingTenantSpec {
   // closed loop: its mean rate, and its expected requests over duration_s (where that is given).
   std::optional<double> arrival_rate_per_s;
   std::optional<double> expected_requests;
+  int largest_own_batch = 1;  // its largest without a governor (BatchingPolicy::largest_own_batch)
 };
 
 struct ServingSpec {
@@ -53,6 +54,7 @@ struct ServingSpec {
   std::optional<double> duration_s;      // arrivals stop then (one of duration_s and requests is given)
   std::optional<std::int64_t> requests;  // or after this many requests (over all tenants)
   double warmup_s = 0;                   // metrics count requests arriving from then on
+  std::optional<ConfigNode> warmup;      // its key, for a warm-up a run of requests outlives
   std::uint64_t seed = 1;
   double sensor_period_s = 0.1;          // the power sensor's sampling period (nvidia-smi: ~0.1 s)
   double clock_change_s = 0;             // dispatch is held this long after the SM clock changes

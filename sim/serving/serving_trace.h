@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +32,9 @@ struct ServedBatch {
   double end_s = 0;
   double clock_mhz = 0;  // the SM clock it ran at (0 for devices without one)
   // What the BatchDVFS paper's code logs with a batch: the highest sensor reading since the
-  // governor last acted, W (the latest reading without a governor; 0 before the first reading).
-  double logged_power_w = 0;
+  // governor last acted, W (the latest reading without a governor). NaN when there is none to log
+  // (no reading since the governor acted, or none yet).
+  double logged_power_w = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct GovernorAction {
@@ -51,9 +53,9 @@ struct ServingTrace {
   std::string governor;               // its registry name; "" without one
   std::optional<double> power_cap_w;  // the governor's cap
   double window_start_s = 0;          // metrics count what arrives and completes in [start, end]
-  double window_end_s = 0;
-  double end_s = 0;                  // the last request completed
-  std::size_t passes_simulated = 0;  // distinct (tenant, batch, clock) passes the device simulated
+  double window_end_s = 0;            // duration_s, or the last completion of a run of requests
+  double end_s = 0;                   // the run's last event (at or after its last completion)
+  std::size_t passes_simulated = 0;   // distinct (tenant, batch, clock) passes the device simulated
 };
 
 }  // namespace dse

@@ -92,4 +92,19 @@ TEST(Cli, CalibrateRefusesAJournalPathThatIsNotARegularFile) {
   fs::remove_all(dir);
 }
 
+// Issue 54: a planted failure or hang naming no kernel of the session planted nothing, silently.
+// It is an error at the name, with the closest kernels and a "did you mean".
+TEST(Cli, CalibratePlantedFailuresMustNameAKernelOfTheSession) {
+  const fs::path dir = fs::temp_directory_path() / ("dse_calibrate_planted_" + std::to_string(::getpid()));
+  const std::string file = (dir / "h100.yaml").string();
+  const std::string small = " -p 'kernels.models=[mobilenet_v2]' -p 'kernels.gemm_sizes=[1024]' -p kernels.batch=1";
+  const CliResult bad = run_dse("calibrate --backend simulated --gpu h100_sxm -q --output " + file + small +
+                                " -p 'backend.hang=[\"add fp16 4096x265\"]'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("backend.hang[0]: expected the name of one of the session's"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("found 'add fp16 4096x265'; did you mean 'add fp16 4096x256'?"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(file));
+  fs::remove_all(dir);
+}
+
 }  // namespace dse::test

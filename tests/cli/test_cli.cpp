@@ -382,6 +382,24 @@ TEST(Cli, CountsTooLargeFor64BitsAreRefused) {
   fs::remove(topology);
 }
 
+// Issue 54: `dse run` refuses models over the device's memory (exit 2, naming the model, its batch
+// and the bytes) and FP8 on a GPU without FP8 units, before simulating anything.
+TEST(Cli, ModelsOverMemoryAndFp8WithoutFp8UnitsAreRefused) {
+  const CliResult llama = run_dse(
+      "run configs/experiments/quickstart.yaml -q -p output= -p device.gpu=t4 -p 'workload.models=[{name: llama2_7b, "
+      "batch: 256, dtype: fp16, phase: decode, past_len: 4000}]'");
+  EXPECT_EQ(llama.exit_code, 2) << llama.err;
+  EXPECT_NE(llama.err.find("workload.models[0].batch: expected a model that fits in t4's 16 GiB"), std::string::npos)
+      << llama.err;
+  EXPECT_NE(llama.err.find("llama2_7b at batch 256 needs"), std::string::npos) << llama.err;
+  const CliResult fp8 = run_dse(
+      "run configs/experiments/quickstart.yaml -q -p output= -p device.gpu=a100_sxm4_80gb -p "
+      "'workload.models[0].dtype=fp8'");
+  EXPECT_EQ(fp8.exit_code, 2) << fp8.err;
+  EXPECT_NE(fp8.err.find("workload.models[0].dtype: expected a dtype a100_sxm4_80gb has units for"), std::string::npos)
+      << fp8.err;
+}
+
 // A result that cannot be written in full (a full disk; here a 20 KiB file-size limit, SIGXFSZ
 // ignored) is an error with the system's reason, and nothing is left under either name; an output
 // that cannot be created stops the run before it simulates.

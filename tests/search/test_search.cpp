@@ -552,4 +552,78 @@ strategy: {name: grid, trials: 2, batch: 2}
   EXPECT_FALSE(outcome.best);
 }
 
+// Issue 54: a trial whose models do not fit in the device's memory is infeasible with the reason,
+// and the search goes on (ResNet-50 fp16 keeps ~4.8 MB of activations per sample at its peak: a
+// batch of 8,192 needs ~37 GiB, beyond the T4's 16 GiB).
+TEST(SearchStatuses, ModelsOverTheDevicesMemoryAreInfeasible) {
+  const char* experiment = R"(name: m
+workload:
+  models:
+    - {name: resnet50, batch: 8, dtype: fp16}
+device: {gpu: t4}
+output: ~
+)";
+  const SearchSettings s = read_search_settings(load_config_text(R"(space:
+  workload.models[0].batch: {choice: [8, 8192]}
+objective: {maximize: throughput_per_s}
+strategy: {name: grid, trials: 2, batch: 2}
+)",
+                                                                 "search.yaml"));
+  SearchRunOptions options;
+  options.threads = 2;
+  const SearchOutcome outcome = run_search(load_config_text(experiment, "m.yaml"), "m.yaml", s, options);
+  ASSERT_EQ(outcome.trials.size(), 2u);
+  for (const auto& r : outcome.trials) {
+    if (r.trial.values.front() == "8") {
+      EXPECT_EQ(r.status, TrialStatus::ok) << r.message;
+    } else {
+      EXPECT_EQ(r.status, TrialStatus::infeasible);
+      EXPECT_NE(r.message.find("workload.models[0].batch: expected a model that fits in t4's 16 GiB"),
+                std::string::npos)
+          << r.message;
+      EXPECT_NE(r.message.find("resnet50 at batch 8192 needs"), std::string::npos) << r.message;
+    }
+  }
+  ASSERT_TRUE(outcome.best);
+  EXPECT_EQ(outcome.best->trial.values.front(), "8");
+}
+
+// Issue 54: a constraint on a metric the run had nothing to measure for is unmet. A 50 ms serving
+// run has no power-sensor reading (one every 100 ms), so it has no power_peak_w: every trial of the
+// shipped best-static search met power_peak_w <= 150 with a peak of 0 W while averaging 162 W.
+TEST(SearchStatuses, AConstraintOnAMetricWithNothingToMeasureIsUnmet) {
+  const char* experiment = R"(name: b
+workload:
+  models:
+    - {name: resnet_v2_50, dtype: fp32}
+  serving:
+    duration_s: 0.05
+    clock_levels_mhz: [544, 1063, 1531]
+    tenants:
+      - arrivals: {name: closed_loop, clients: 64, think_ms: 0}
+        batching: {name: fixed, batch: 1, max_batch: 255}
+    governor: {name: static, batch: 1, clock_mhz: 1063, power_cap_w: 150}
+device: {gpu: p40}
+output: ~
+)";
+  const SearchSettings s = read_search_settings(load_config_text(R"(space:
+  workload.serving.governor.batch: {choice: [1, 8]}
+  workload.serving.governor.clock_mhz: {choice: [544, 1531]}
+objective: {maximize: throughput_per_s}
+constraints: {power_peak_w: {le: 150}}
+strategy: {name: grid, trials: 4, batch: 4}
+)",
+                                                                 "search.yaml"));
+  SearchRunOptions options;
+  options.threads = 2;
+  const SearchOutcome outcome = run_search(load_config_text(experiment, "b.yaml"), "b.yaml", s, options);
+  ASSERT_EQ(outcome.trials.size(), 4u);
+  for (const auto& r : outcome.trials) {
+    EXPECT_EQ(r.status, TrialStatus::infeasible);
+    EXPECT_EQ(r.message, "power_peak_w le 150 not met (the run had none to measure)");
+    EXPECT_FALSE(r.metrics.contains("power_peak_w"));
+  }
+  EXPECT_FALSE(outcome.best);
+}
+
 }  // namespace dse

@@ -5,6 +5,7 @@
 #include "sim/config/config_loader.h"
 #include "sim/config/overrides.h"
 #include "sim/gpu/gpu_device.h"
+#include "sim/run/device_memory.h"
 #include "sim/run/experiment.h"
 #include "sim/run/simulation.h"
 
@@ -126,6 +127,60 @@ TEST(Experiment, GpuSpecByRelativeFileAndErrorsInsideIt) {
   }
   const Experiment experiment = quickstart({"device.gpu=../hardware/gpu/h200.yaml"});
   EXPECT_EQ(experiment.device->name(), "h200");
+}
+
+// Issue 54: FP8 on a GPU without FP8 tensor cores ran at its FP32 rate, 4-8x slower than FP16, with
+// no word: it is refused at the dtype, naming the dtypes the GPU has units for.
+TEST(Experiment, Fp8IsRefusedOnAGpuWithoutFp8Units) {
+  for (const auto& [gpu, supported] :
+       std::vector<std::pair<std::string, std::string>>{{"t4", "fp32, fp16, int8"},
+                                                        {"a100_sxm4_80gb", "fp32, tf32, fp16, bf16, int8"},
+                                                        {"v100_sxm2", "fp32, fp16"}}) {
+    try {
+      quickstart({"device.gpu=" + gpu, "workload.models=[{name: resnet50, batch: 8, dtype: fp8}]"});
+      ADD_FAILURE() << "fp8 accepted on " << gpu;
+    } catch (const ConfigError& error) {
+      EXPECT_NE(std::string(error.what())
+                    .find("workload.models[0].dtype: expected a dtype " + gpu + " has units for (" + supported +
+                          "), found fp8"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  for (const char* gpu : {"h200", "h100_sxm", "l4"})
+    EXPECT_NO_THROW(quickstart({std::string("device.gpu=") + gpu, "workload.models[0].dtype=fp8"})) << gpu;
+}
+
+// Issue 54: Llama-2-7B decoding 256 sequences against 4,000 cached tokens needs ~13 GB of weights
+// and ~537 GB of KV cache (2 x 32 layers x 4,096 x 4,001 tokens x 256 x 2 bytes): far over a T4's
+// 16 GiB, it ran with exit 0. It is refused at the batch, naming the model and the bytes.
+TEST(Experiment, ModelsOverTheDevicesMemoryAreRefused) {
+  try {
+    quickstart({"device.gpu=t4",
+                "workload.models=[{name: llama2_7b, batch: 256, dtype: fp16, phase: decode, past_len: 4000}]"});
+    FAIL() << "a model over the T4's memory was accepted";
+  } catch (const DeviceMemoryError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("workload.models[0].batch: expected a model that fits in t4's 16 GiB (17179869184 bytes) "
+                           "of memory, found llama2_7b at batch 256 needs "),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("500 GiB of KV cache"), std::string::npos) << message;
+  }
+  EXPECT_NO_THROW(quickstart({"device.gpu=t4",
+                              "workload.models=[{name: llama2_7b, batch: 1, dtype: fp16, phase: "
+                              "decode, past_len: 4000}]"}));
+  // Several models run together: their needs add up, refused at workload.models.
+  try {
+    quickstart({"device.gpu=p4",
+                "workload.models=[{name: vgg16, batch: 512, dtype: fp32}, {name: vgg16, batch: 512, "
+                "dtype: fp32}]"});
+    FAIL() << "two models over the P4's memory were accepted";
+  } catch (const DeviceMemoryError& error) {
+    EXPECT_NE(std::string(error.what()).find("workload.models: expected models that fit in p4's 8 GiB"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace dse

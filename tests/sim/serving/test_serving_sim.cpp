@@ -11,7 +11,9 @@
 #include "models/base/errors.h"
 #include "sim/config/config_loader.h"
 #include "sim/gpu/kernel_timer.h"
+#include "sim/run/device_memory.h"
 #include "sim/run/simulation.h"
+#include "sim/serving/serving_spec.h"
 #include "sim/serving/serving_trace.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/sim/catalog_gpu.h"
@@ -366,6 +368,146 @@ TEST(ServingSim, RunsTooLargeToKeepInMemoryAreRefusedAtTheirKey) {
             std::string::npos)
       << read_often;
   EXPECT_NE(read_often.find("takes 5e+07 readings"), std::string::npos) << read_often;
+}
+
+// Issue 54: a batch done before the first reading since the governor last acted has no power to
+// log (the paper's code waits for one; a server does not). Clipper at 80 W on the P40 model draws
+// over the cap at every reading, so every batch with a reading is over it: logging the others as
+// 0 W read as 96.8 % of batches over the cap instead of 100 %.
+TEST(ServingSim, BatchesWithNoReadingToLogAreNotCountedUnderTheCap) {
+  const RunResult r = run_experiment(serving_experiment(
+      "name: t\nworkload:\n  models: [{name: mobilenet_v1_050, dtype: fp32}]\n  serving:\n    duration_s: 20\n"
+      "    warmup_s: 1\n    clock_levels_mhz: [544, 632, 734, 835, 949, 1063, 1189, 1303, 1430, 1531]\n"
+      "    tenants:\n      - arrivals: {name: closed_loop, clients: 1024, think_ms: 0}\n"
+      "        batching: {name: fixed, batch: 1, max_batch: 255}\n"
+      "    governor: {name: clipper_power, power_cap_w: 80}\ndevice: {gpu: p40}\noutput: ~\n"));
+  const ServingTrace& t = *r.serving;
+  for (const PowerSample& s : t.sensor) {
+    if (s.time_s() > 1) {
+      ASSERT_GT(s.power_w, 80.0) << s.time_s();
+    }
+  }
+  std::size_t unlogged = 0;
+  for (const ServedBatch& b : t.batches) {
+    if (std::isnan(b.logged_power_w)) {
+      ++unlogged;
+    } else {
+      EXPECT_GT(b.logged_power_w, 0.0);
+    }
+  }
+  EXPECT_GT(unlogged, 0u);  // the batches right after each action
+  EXPECT_EQ(r.metrics.at("batches_over_cap_share"), 1.0);
+  EXPECT_EQ(r.metrics.at("periods_over_cap_share"), 1.0);
+}
+
+// Issue 54: a window with no request, no batch and no sensor reading in it (a 50 ms run, the sensor
+// reads every 100 ms) reports none of what it had nothing to measure, rather than a 0 that a
+// search's constraint (power_peak_w <= 150) would take as met.
+TEST(ServingSim, AWindowWithNothingToMeasureLeavesThoseMetricsOut) {
+  const RunResult r = run_experiment(serving_experiment(
+      "name: t\nworkload:\n  models: [{name: resnet50, dtype: fp16}]\n  serving:\n    duration_s: 0.05\n"
+      "    warmup_s: 0.01\n    tenants:\n      - arrivals: {name: closed_loop, clients: 1, think_ms: 1000, think: "
+      "fixed}\n"
+      "        batching: {name: fixed, batch: 1}\n"
+      "    governor: {name: static, batch: 1, power_cap_w: 300}\ndevice: {gpu: h200}\noutput: ~\n"));
+  ASSERT_EQ(r.serving->batches.size(), 1u);  // at 0, before the window
+  for (const char* name : {"batch_mean", "power_peak_w", "periods_over_cap_share", "batches_over_cap_share",
+                           "latency_p99_ms", "energy_per_inference_j"})
+    EXPECT_FALSE(r.metrics.find(name).has_value()) << name;
+  EXPECT_EQ(r.metrics.at("requests"), 0.0);
+  EXPECT_EQ(r.metrics.at("power_cap_w"), 300.0);
+  EXPECT_GT(r.metrics.at("energy_j"), 0.0);
+}
+
+// Issue 54: a run of `requests` is measured to its last completion, not to the sensor's next
+// reading: its throughput is the same at any sensor period (it was 2,500, 100 and 1 req/s for the
+// same 10 requests). A warm-up the run does not outlast is an error at the key.
+TEST(ServingSim, ARunOfRequestsIsMeasuredToItsLastCompletion) {
+  const auto run = [](const std::string& extra) {
+    std::string yaml = poisson_yaml(4000, "{name: fixed, batch: 1}", extra);
+    yaml.replace(yaml.find("requests: 200000"), 16, "requests: 10");
+    return run_experiment(serving_experiment(yaml));
+  };
+  const RunResult fine = run("    sensor_period_s: 0.0001\n");
+  const RunResult coarse = run("    sensor_period_s: 1\n");
+  double last_s = 0;
+  for (const ServedRequest& q : coarse.serving->requests) last_s = std::max(last_s, q.end_s);
+  EXPECT_DOUBLE_EQ(coarse.serving->window_end_s, last_s);
+  EXPECT_DOUBLE_EQ(coarse.metrics.at("throughput_per_s"), 10 / last_s);
+  EXPECT_DOUBLE_EQ(fine.metrics.at("throughput_per_s"), coarse.metrics.at("throughput_per_s"));
+  EXPECT_FALSE(coarse.metrics.find("power_peak_w").has_value());  // no reading before 1 s
+  try {
+    run("    warmup_s: 5\n");
+    FAIL() << "a warm-up past the run's end was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload.serving.warmup_s: expected a warm-up shorter than the run"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Issue 54: a clock level on a GPU whose spec has its driver table must be one of its entries (it
+// was simulated at a clock nvidia-smi would refuse); one within half a MHz is that entry. Without a
+// table in the spec (the P40's), any clock in range is taken as given, as device.sm_clock_mhz is.
+TEST(ServingSim, ClockLevelsMustBeEntriesOfADriverTable) {
+  const auto levels = [](const std::string& gpu, const std::string& list) {
+    return serving_experiment(
+               "name: t\nworkload:\n  models: [{name: resnet50, dtype: fp16}]\n  serving:\n"
+               "    duration_s: 1\n    clock_levels_mhz: " +
+               list +
+               "\n    tenants: [{arrivals: {name: poisson, rate_per_s: 10}, batching: {name: fixed, "
+               "batch: 1}}]\ndevice: {gpu: " +
+               gpu + "}\noutput: ~\n")
+        .serving->clock_levels_mhz;
+  };
+  try {
+    levels("h200", "[990, 1000]");
+    FAIL() << "a clock outside the H200's driver table was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload.serving.clock_levels_mhz[1]: expected a clock of h200's driver "
+                                         "table (110 clocks from 345 to 1980 MHz; around 1000: 990 and 1005), found "
+                                         "1000"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(levels("h200", "[990, 1005.3]"), (std::vector<double>{990, 1005}));
+  EXPECT_EQ(levels("p40", "[544, 1000.3]"), (std::vector<double>{544, 1000.3}));
+}
+
+// Issue 54: a batch the power limit holds below its clock level is reported at the clock it ran
+// at, not at the level (the P40 at a 100 W limit cannot run at 1,531 MHz).
+TEST(ServingSim, ABatchHeldBelowItsLevelByThePowerLimitReportsTheClockItRanAt) {
+  const RunResult r = run_experiment(serving_experiment(
+      "name: t\nworkload:\n  models: [{name: mobilenet_v1_050, dtype: fp32}]\n  serving:\n    duration_s: 2\n"
+      "    clock_levels_mhz: [544, 1531]\n    tenants:\n      - arrivals: {name: closed_loop, clients: 16}\n"
+      "        batching: {name: fixed, batch: 8}\n"
+      "    governor: {name: static, batch: 8, clock_mhz: 1531}\ndevice: {gpu: p40, power_limit_w: 100}\noutput: ~\n"));
+  const double ran_mhz = r.serving->batches.front().clock_mhz;
+  ASSERT_LT(ran_mhz, 1530);
+  EXPECT_NEAR(r.metrics.at("sm_clock_mhz"), ran_mhz, 5.0);  // it was 1,531
+}
+
+// Issue 54: models over the device's memory are refused at the key that sets the batch: a serving
+// tenant's batching (its largest batch) here. ResNet-50 fp32 keeps ~9 MB of activations per
+// request at its peak: 4,096 of them need ~37 GiB, beyond the P4's 8 GiB.
+TEST(ServingSim, ATenantsLargestBatchMustFitInTheDevicesMemory) {
+  const auto yaml = [](const std::string& batching) {
+    return "name: t\nworkload:\n  models: [{name: resnet50, dtype: fp32}]\n  serving:\n    duration_s: 1\n"
+           "    tenants:\n      - arrivals: {name: poisson, rate_per_s: 10}\n        batching: " +
+           batching + "\ndevice: {gpu: p4}\noutput: ~\n";
+  };
+  try {
+    serving_experiment(yaml("{name: fixed, batch: 4096, max_batch: 4096}"));
+    FAIL() << "a batch over the P4's memory was accepted";
+  } catch (const DeviceMemoryError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("workload.serving.tenants[0].batching: expected a model that fits in p4's 8 GiB"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("resnet50 at batch 4096 (the largest its batching forms)"), std::string::npos) << message;
+  }
+  // A fixed batch of 8 is charged at 8, not at the max_batch (256) only a governor could set.
+  EXPECT_NO_THROW(serving_experiment(yaml("{name: fixed, batch: 8, max_batch: 4096}")));
 }
 
 TEST(ServingSim, TheCliRunsTheExampleAndRejectsABadSlo) {
