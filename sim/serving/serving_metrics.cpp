@@ -160,8 +160,7 @@ void add_serving_metrics(RunResult& result, const ServingTrace& trace, const Exp
       if (s.power_w > cap && k != last_over) ++periods_over, last_over = k;
     }
     m.set("power_cap_w", cap);
-    if (judged > 0)
-      m.set("periods_over_cap_share", static_cast<double>(periods_over) / static_cast<double>(judged));
+    if (judged > 0) m.set("periods_over_cap_share", static_cast<double>(periods_over) / static_cast<double>(judged));
     if (batches_logged > 0) m.set("batches_over_cap_share", batches_over / batches_logged);
   }
   if (spec.tenants.size() >= 2)
