@@ -7,13 +7,13 @@
 
 #include <filesystem>
 #include <map>
-#include <set>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/search_session.h"
 #include "models/base/errors.h"
 #include "search/journal.h"
+#include "search/merge_inputs.h"
+#include "search/search_output.h"
 #include "search/search_run.h"
 #include "sim/config/config_loader.h"
 #include "sim/output/atomic_file.h"
@@ -27,41 +27,12 @@ struct MergeOptions {
   OutputMode mode;
 };
 
-struct ShardInput {
-  std::string file;     // as given
-  std::string journal;  // its journal
-  nlohmann::json header;
-  std::int64_t index = 0;
-  std::int64_t count = 1;
-};
-
-ShardInput read_shard(const std::string& file) {
-  ShardInput shard;
-  shard.file = file;
-  const std::string suffix = ".journal.jsonl";
-  const bool is_journal =
-      file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
-  shard.journal = is_journal ? file : sibling_path(file, suffix);
-  if (!std::filesystem::exists(shard.journal))
-    throw UserError(file + ": expected a shard's result file with its journal beside it, found no " + shard.journal +
+MergeShard read_shard(const std::string& file) {
+  const std::string journal = shard_journal_path(file);
+  if (!std::filesystem::exists(journal))
+    throw UserError(file + ": expected a shard's result file with its journal beside it, found no " + journal +
                     " (dse merge reads the journals dse run --shard K/N writes next to each shard's file)");
-  shard.header = read_search_journal_header(shard.journal);
-  const auto& h = shard.header;
-  if (!h.contains("shard") || !h["shard"].is_number_integer() || !h.contains("shards") ||
-      !h["shards"].is_number_integer() || !h.contains("config") || !h["config"].is_string() ||
-      !h.contains("config_file") || !h["config_file"].is_string())
-    throw UserError(shard.journal +
-                    ":1: expected the journal of a shard (dse run --shard K/N), found one of a "
-                    "search run whole");
-  shard.index = h["shard"].get<std::int64_t>();
-  shard.count = h["shards"].get<std::int64_t>();
-  if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
-    throw UserError(fmt::format("{}:1: expected a shard K of N with 0 <= K < N, found {}/{}", shard.journal,
-                                shard.index, shard.count));
-  if (shard.count > kMaxShards)
-    throw UserError(fmt::format("{}:1: expected a shard of at most {} (dse run --shard's limit), found {}/{}",
-                                shard.journal, kMaxShards, shard.index, shard.count));
-  return shard;
+  return shard_from_header(file, journal, read_search_journal_header(journal));
 }
 
 // Whether two paths name one file: the same inode, or the same path once links and dots are resolved.
@@ -76,7 +47,7 @@ bool same_file(const std::string& a, const std::string& b) {
 
 // The merged file and its best config must not replace an input: a shard's journal is the only
 // record of its trials.
-void refuse_output_over_inputs(const std::string& output, const std::vector<ShardInput>& shards) {
+void refuse_output_over_inputs(const std::string& output, const std::vector<MergeShard>& shards) {
   for (const std::string& written : {output, sibling_path(output, ".best.yaml")})
     for (const auto& shard : shards)
       for (const auto& [input, what] : {std::pair{shard.journal, "journal"}, std::pair{shard.file, "result file"}})
@@ -87,66 +58,18 @@ void refuse_output_over_inputs(const std::string& output, const std::vector<Shar
               written, shard.index, shard.count, what, input));
 }
 
-// The first line where two texts differ, for the error about shards of different configs.
-std::string first_difference(const std::string& a, const std::string& b) {
-  std::istringstream in_a(a), in_b(b);
-  std::string line_a, line_b;
-  for (int line = 1;; ++line) {
-    const bool more_a = static_cast<bool>(std::getline(in_a, line_a));
-    const bool more_b = static_cast<bool>(std::getline(in_b, line_b));
-    if (!more_a && !more_b) return "";
-    if (!more_a || !more_b || line_a != line_b)
-      return fmt::format("line {} of their resolved configs: '{}' against '{}'", line, more_a ? line_a : "",
-                         more_b ? line_b : "");
-  }
-}
-
 int merge(const MergeOptions& options) {
-  std::vector<ShardInput> shards;
+  std::vector<MergeShard> shards;
   for (const auto& file : options.shards) shards.push_back(read_shard(file));
   refuse_output_over_inputs(options.output, shards);
-  const ShardInput& first = shards.front();
-  std::map<std::int64_t, const ShardInput*> by_index;
-  for (const auto& shard : shards) {
-    if (shard.header["config"] != first.header["config"])
-      throw UserError(fmt::format(
-          "{} and {}: shards of different experiments ({}); expected the shards of one search", first.file, shard.file,
-          first_difference(first.header["config"].get<std::string>(), shard.header["config"].get<std::string>())));
-    if (shard.count != first.count)
-      throw UserError(fmt::format("{} is shard {}/{} and {} is shard {}/{}: expected the shards of one split",
-                                  first.file, first.index, first.count, shard.file, shard.index, shard.count));
-    if (const auto [it, added] = by_index.emplace(shard.index, &shard); !added)
-      throw UserError(fmt::format("{} and {} are both shard {}/{}: expected each shard once", it->second->file,
-                                  shard.file, shard.index, shard.count));
-  }
+  const MergeShard& first = shards.front();
+  const std::map<std::int64_t, const MergeShard*> by_index = shards_by_index(shards);
   const std::string config_file = first.header["config_file"].get<std::string>();
   const ConfigNode config =
       load_config_text(first.header["config"].get<std::string>(), first.journal + " (its config)");
   const PreparedSearch search = prepare_search(config, config_file);
   const SearchSettings& settings = search.settings;
-  if (static_cast<std::int64_t>(by_index.size()) != first.count) {
-    // The first few by name, then how many more.
-    constexpr int kNamed = 20;
-    std::string missing;
-    std::int64_t unnamed = 0;
-    int named = 0;
-    for (std::int64_t k = 0; k < first.count; ++k) {
-      if (by_index.contains(k)) continue;
-      if (named == kNamed) {
-        ++unnamed;
-        continue;
-      }
-      ++named;
-      missing +=
-          fmt::format("{}{}/{} ({})", missing.empty() ? "" : ", ", k, first.count,
-                      search.check.output_path.empty()
-                          ? std::string("?")
-                          : sibling_path(search.check.output_path, fmt::format(".shard-{}-of-{}.h5", k, first.count)));
-    }
-    if (unnamed) missing += fmt::format(" and {} more", unnamed);
-    throw UserError(fmt::format("missing shards {}: expected all {} shards of the search (dse run {} --shard K/{})",
-                                missing, first.count, config_file, first.count));
-  }
+  check_no_shard_missing(by_index, first.count, search.check.output_path, config_file);
   // Each shard's trials, from its journal (a header that is not a shard's own is refused there).
   std::map<std::int64_t, std::map<std::int64_t, TrialResult>> trials;
   for (const auto& [index, shard] : by_index) {

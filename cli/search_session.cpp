@@ -70,14 +70,6 @@ void print_search(std::FILE* out, const SearchSettings& settings, const SearchOu
 
 }  // namespace
 
-std::string sibling_path(const std::string& output, const std::string& suffix) {
-  const auto dot = output.rfind('.');
-  const auto slash = output.rfind('/');
-  const std::string stem =
-      dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
-  return stem + suffix;
-}
-
 PreparedSearch prepare_search(const ConfigNode& config, const std::string& config_file) {
   ConfigNode base = config;
   base.erase("search");

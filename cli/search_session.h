@@ -23,9 +23,6 @@ struct PreparedSearch {
 // Reads and checks the search block of `config` (space keys, metrics) against its base experiment.
 PreparedSearch prepare_search(const ConfigNode& config, const std::string& config_file);
 
-// "results/x.h5" -> "results/x" + suffix
-std::string sibling_path(const std::string& output, const std::string& suffix);
-
 // Writes OUTPUT (HDF5, with the base experiment's metrics as the baseline) and OUTPUT.best.yaml where
 // there is an output, then prints the human summary (ranked trials, statuses, the Pareto front, the
 // ranks' load) and the JSON summary as `mode` says.

@@ -16,6 +16,14 @@
 
 namespace dse {
 
+std::string sibling_path(const std::string& output, const std::string& suffix) {
+  const auto dot = output.rfind('.');
+  const auto slash = output.rfind('/');
+  const std::string stem =
+      dot != std::string::npos && (slash == std::string::npos || dot > slash) ? output.substr(0, dot) : output;
+  return stem + suffix;
+}
+
 std::string best_config_yaml(const ConfigNode& base, const SearchSettings& settings, const TrialResult& best) {
   ConfigNode config = base;
   apply_overrides(config, trial_overrides(settings.space, best.trial));

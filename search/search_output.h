@@ -11,6 +11,10 @@
 
 namespace dse {
 
+// A file a search writes beside its output: "results/x.h5" -> "results/x" + suffix (its journal,
+// best config, shards).
+std::string sibling_path(const std::string& output, const std::string& suffix);
+
 // The experiment with the best trial's values applied and no search block.
 std::string best_config_yaml(const ConfigNode& base, const SearchSettings& settings, const TrialResult& best);
 

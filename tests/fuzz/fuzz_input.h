@@ -20,13 +20,23 @@ inline std::string text(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);
 }
 
-// The input written to a file of this process (rewritten for every input).
-inline const std::string& as_file(const std::uint8_t* data, std::size_t size, const char* suffix) {
-  static const std::string path = "/tmp/dse_fuzz_" + std::to_string(::getpid()) + suffix;
+// A path of this process's own under /tmp, ending in `suffix`.
+inline std::string process_path(const std::string& suffix) {
+  return "/tmp/dse_fuzz_" + std::to_string(::getpid()) + suffix;
+}
+
+// Writes `size` bytes at `data` to `path`, replacing it.
+inline void write_file(const std::string& path, const std::uint8_t* data, std::size_t size) {
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file) std::abort();
   if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
   std::fclose(file);
+}
+
+// The input written to a file of this process (rewritten for every input).
+inline const std::string& as_file(const std::uint8_t* data, std::size_t size, const char* suffix) {
+  static const std::string path = process_path(suffix);
+  write_file(path, data, size);
   return path;
 }
 
