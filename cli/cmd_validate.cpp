@@ -1,7 +1,8 @@
 // `dse validate kernels|e2e|gemm`: how well the GPU timing models predict measured latencies. The
 // studies, predictions, errors, fits and floors are hwcal's (hwcal/kernel_validation.h,
 // row_prediction.h, prediction_errors.h, kernel_fit.h, e2e_validation.h, gemm_validation.h); this
-// file parses flags and prints.
+// file parses flags and prints. `dse validate batchdvfs` (a recorded serving run of the BatchDVFS
+// paper, simulated) is cli/cmd_validate_batchdvfs.cpp.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -498,9 +499,11 @@ Subcommand add_validate_command(CLI::App& app) {
                    "Write every row and its prediction as HDF5 for dse report (op: gemm_DTYPE)")
       ->type_name("FILE.h5");
   add_output_flags(*gemm_command, gemm->mode, true);
-  return {command, [options, kernels, e2e, e2e_command, gemm] {
+  const Subcommand batchdvfs = add_validate_batchdvfs_command(*command);
+  return {command, [options, kernels, e2e, e2e_command, gemm, batchdvfs] {
             if (kernels->parsed()) return validate_kernels(*options);
             if (e2e_command->parsed()) return validate_e2e(*e2e);
+            if (batchdvfs.command->parsed()) return batchdvfs.action();
             return validate_gemm(*gemm);
           }};
 }

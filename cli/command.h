@@ -46,5 +46,7 @@ Subcommand add_report_command(CLI::App& app);
 Subcommand add_calibrate_command(CLI::App& app);
 Subcommand add_calibration_command(CLI::App& app);
 Subcommand add_merge_command(CLI::App& app);
+// `dse validate batchdvfs`, added under `validate` (cli/cmd_validate_batchdvfs.cpp).
+Subcommand add_validate_batchdvfs_command(CLI::App& validate);
 
 }  // namespace dse

@@ -70,13 +70,21 @@ void check_serving_budget(const ConfigNode& serving, const ServingSpec& spec) {
   // The run lasts at least until every host stage has worked through its tenant's requests.
   double length_s = arrivals_s;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto& host = spec.tenants[i].host;
+    const ServingTenantSpec& tenant = spec.tenants[i];
+    const auto& host = tenant.host;
     if (!host || !requests[i]) continue;
-    const double host_s = *requests[i] * host->per_item_s / host->workers;
-    const std::string needs = fmt::format(
-        "found one that needs {:.3g} s for the tenant's ~{:.3g} requests ({:g} ms "
-        "each on {} worker{})",
-        host_s, *requests[i], host->per_item_s * 1e3, host->workers, host->workers == 1 ? "" : "s");
+    // A per-batch stage runs on the tenant's instances, at least one batch per max_batch requests.
+    const bool per_batch = host->stage == HostStage::Stage::batch;
+    const int parallel = per_batch ? tenant.instances : host->workers;
+    const double per_request_s = host->per_item_s + (per_batch ? host->per_batch_s / tenant.max_batch : 0.0);
+    const double host_s = *requests[i] * per_request_s / parallel;
+    const std::string each =
+        per_batch
+            ? fmt::format("{:g} ms each and {:g} ms per batch of up to {} on {} instance{}", host->per_item_s * 1e3,
+                          host->per_batch_s * 1e3, tenant.max_batch, parallel, parallel == 1 ? "" : "s")
+            : fmt::format("{:g} ms each on {} worker{}", host->per_item_s * 1e3, parallel, parallel == 1 ? "" : "s");
+    const std::string needs =
+        fmt::format("found one that needs {:.3g} s for the tenant's ~{:.3g} requests ({})", host_s, *requests[i], each);
     if (host_s > kLongestServingRun_s)
       tenant_nodes[i].peek("host")->fail(
           fmt::format("expected a host stage that keeps up with its arrivals, {}, past the {:g} s dse simulates", needs,

@@ -19,8 +19,9 @@ inline constexpr std::int64_t kMaxSensorReadings = 20'000'000;   // ~0.8 GB: a 1
 // - `requests` over kMaxServingRequests;
 // - the open-loop tenants' expected arrivals over duration_s (rate x duration_s, a trace's rows) over
 //   it: at the rate (or trace file) of the tenant bringing the most;
-// - a host stage slower than its tenant's requests allow: per_item_ms / workers x its requests past
-//   the longest run dse simulates, or past the sensor's budget;
+// - a host stage slower than its tenant's requests allow: per_item_ms / workers x its requests (a
+//   per-batch stage: per_item_ms + per_batch_ms / max_batch, over its instances) past the longest
+//   run dse simulates, or past the sensor's budget;
 // - the run's length (duration_s, or the time its requests take to arrive) over sensor_period_s
 //   past kMaxSensorReadings.
 // Closed loops (whose requests follow the device's speed) and queues draining after duration_s are

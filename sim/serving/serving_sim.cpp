@@ -97,6 +97,8 @@ class ServingRun {
   void dispatch(std::size_t tenant);
   void wake(std::size_t tenant, double time_s);
   void start_batch(std::size_t tenant, int size);
+  // Runs batch `batch_index`'s pass (after its host work, where the tenant's host stage is per batch).
+  void launch(std::size_t tenant, std::size_t batch_index, std::vector<std::size_t> requests);
   void batch_done(std::size_t batch_index);
   void track_busy();  // brings the busy time up to now
   double board_w() const;
@@ -187,7 +189,8 @@ void ServingRun::arrive(std::size_t tenant) {
     schedule_arrival(tenant, *next);
   else if (!t.arrivals->closed_loop())
     close_arrivals(tenant);  // a trace ran out
-  if (spec_.tenants[tenant].host)
+  const auto& host = spec_.tenants[tenant].host;
+  if (host && host->stage == HostStage::Stage::request)
     host_start(tenant, request);
   else
     ready(tenant, request);
@@ -261,32 +264,52 @@ double ServingRun::clock_mhz() const {
 }
 
 void ServingRun::start_batch(std::size_t tenant, int size) {
-  track_busy();
   TenantState& t = tenants_[tenant];
-  RunningBatch batch;
-  batch.cost = costs_.at(tenant, size, clock_level());
-  idle_static_w_ = batch.cost.static_w;
   const double now = now_s();
+  std::vector<std::size_t> requests;
   for (int i = 0; i < size; ++i) {
     const std::size_t request = t.queue.front();
     t.queue.pop_front();
     trace_->requests[request].start_s = now;
     trace_->requests[request].batch = size;
-    batch.requests.push_back(request);
+    requests.push_back(request);
   }
   const auto instance = std::find(t.instance_busy.begin(), t.instance_busy.end(), 0) - t.instance_busy.begin();
   t.instance_busy[static_cast<std::size_t>(instance)] = 1;
   --t.free_instances;
-  batch.batch_index = trace_->batches.size();
-  trace_->batches.push_back({static_cast<std::uint32_t>(tenant), static_cast<std::int32_t>(instance), size, now, -1,
-                             batch.cost.clock_mhz, 0});
+  const std::size_t index = trace_->batches.size();
+  trace_->batches.push_back(
+      {static_cast<std::uint32_t>(tenant), static_cast<std::int32_t>(instance), size, now, -1, 0, 0});
+  const auto& host = spec_.tenants[tenant].host;
+  if (!host || host->stage != HostStage::Stage::batch) {
+    launch(tenant, index, std::move(requests));
+    return;
+  }
+  // The instance decodes its batch first, the device idle meanwhile: the board holds the idle draw
+  // at the clock the pass will run at.
+  if (running_.empty()) {
+    idle_static_w_ = costs_.at(tenant, size, clock_level()).static_w;
+    power_changed();
+  }
+  at_s(now + host->per_batch_s + size * host->per_item_s,
+       [this, tenant, index, requests = std::move(requests)]() mutable { launch(tenant, index, std::move(requests)); });
+}
+
+void ServingRun::launch(std::size_t tenant, std::size_t batch_index, std::vector<std::size_t> requests) {
+  track_busy();
+  ServedBatch& record = trace_->batches[batch_index];
+  RunningBatch batch;
+  batch.cost = costs_.at(tenant, record.size, clock_level());
+  idle_static_w_ = batch.cost.static_w;
+  batch.requests = std::move(requests);
+  batch.batch_index = batch_index;
+  record.clock_mhz = batch.cost.clock_mhz;
   // The pass's latency came from whole picoseconds: rounding recovers them.
   const SharedResource::Work work{checked_ps(std::round(batch.cost.latency_s * 1e12), "a batch's latency"),
                                   batch.cost.device_share, batch.cost.dram_bytes, batch.cost.dynamic_w,
                                   tenant_priority_[tenant]};
-  const std::size_t index = batch.batch_index;
   running_.push_back(std::move(batch));
-  device_.start(work, [this, index](TimePs, TimePs) { batch_done(index); });
+  device_.start(work, [this, batch_index](TimePs, TimePs) { batch_done(batch_index); });
 }
 
 double ServingRun::board_w() const {
@@ -394,7 +417,10 @@ void ServingRun::sense() {
         "seconds (it lasts until its queues drain), the most a serving run keeps in memory (docs/serving.md); "
         "expected a longer sensor period or a shorter or lighter run",
         spec_.config_file, static_cast<double>(kMaxSensorReadings) * 1e-6, now_s()));
-  const PowerSample reading = board_.read_sensor(engine_.now());
+  const PowerSample reading =
+      spec_.sensor_window_s
+          ? board_.read_sensor(engine_.now(), checked_ps(*spec_.sensor_window_s * 1e12, "the sensor's window"))
+          : board_.read_sensor(engine_.now());
   last_sample_w_ = reading.power_w;
   window_max_w_ = std::max(window_max_w_, reading.power_w);
   trace_->sensor.push_back(reading);

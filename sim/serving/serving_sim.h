@@ -1,5 +1,6 @@
 // The serving simulation: requests arrive per tenant (sim/serving/arrivals.h), optionally pass a
-// host stage, queue, and are batched (sim/serving/batching.h) onto the tenant's model instances;
+// host stage, queue, and are batched (sim/serving/batching.h) onto the tenant's model instances
+// (where a per-batch host stage runs before each pass);
 // a batch costs what the device's own simulation of that pass says (sim/serving/batch_cost_table.h);
 // a power sensor is read every sensor_period_s and a governor (sim/serving/governor.h) moves the
 // batch size and the device's clock level (an operating point: Device::operating_points) on those

@@ -72,10 +72,24 @@ std::vector<double> read_clock_levels(const ConfigNode& serving, const Device& d
 std::optional<HostStage> read_host(const ConfigNode& tenant) {
   const ConfigNode* host = tenant.find("host");
   if (!host) return std::nullopt;
-  host->expect_map("a host stage: {per_item_ms, workers}");
+  host->expect_map("a host stage: {per_item_ms, workers} or {per_item_ms, per_batch_ms, stage: batch}");
   HostStage stage;
+  const std::string where =
+      host->param<std::string>("stage").one_of({"request", "batch"}, "a host stage").with_default("request");
+  stage.stage = where == "batch" ? HostStage::Stage::batch : HostStage::Stage::request;
   stage.per_item_s = host->param<double>("per_item_ms").in_range(0, 1e6).required() * 1e-3;
-  stage.workers = host->param<int>("workers").in_range(1, 1 << 20).with_default(1);
+  // Each stage has its own key; the other's is refused rather than ignored.
+  if (stage.stage == HostStage::Stage::batch) {
+    stage.per_batch_s = host->param<double>("per_batch_ms").in_range(0, 1e6).with_default(0.0) * 1e-3;
+    if (const ConfigNode* workers = host->find("workers"))
+      workers->fail(
+          "expected no workers with stage: batch (each instance decodes its own batch; `instances` says "
+          "how many run at once)");
+  } else {
+    stage.workers = host->param<int>("workers").in_range(1, 1 << 20).with_default(1);
+    if (const ConfigNode* per_batch = host->find("per_batch_ms"))
+      per_batch->fail("expected per_batch_ms only with stage: batch (a request stage's work is per request)");
+  }
   return stage;
 }
 
@@ -144,6 +158,7 @@ std::shared_ptr<const ServingSpec> read_serving_spec(const ConfigNode& serving, 
   spec->seed = static_cast<std::uint64_t>(
       serving.param<std::int64_t>("seed").in_range(0, std::numeric_limits<std::int64_t>::max()).with_default(1));
   spec->sensor_period_s = serving.param<double>("sensor_period_s").in_range(1e-4, 60).with_default(0.1);
+  spec->sensor_window_s = serving.param<double>("sensor_window_s").in_range(0, 60).optional();
   spec->clock_change_s = serving.param<double>("clock_change_ms").in_range(0, 1e5).with_default(0.0) * 1e-3;
   spec->clock_levels_mhz = read_clock_levels(serving, device);
 

@@ -26,11 +26,18 @@
 
 namespace dse {
 
-// Per-request work on the host before a request can join a batch (JPEG decoding, tokenising):
-// `workers` parallel workers, each taking `per_item_s` per request, first come first served.
+// Work on the host (JPEG decoding and resizing, tokenising), in one of two places:
+// - request: before a request can join a batch, on `workers` parallel workers, each taking
+//   `per_item_s` per request, first come first served; it overlaps the device's passes.
+// - batch: on the batch's instance, serialised with its pass, as one TensorFlow session call
+//   decoded its batch and then ran it (the BatchDVFS paper's setting): the instance is busy for
+//   per_batch_s + size x per_item_s with the device idle, then the pass runs.
 struct HostStage {
+  enum class Stage { request, batch };
+  Stage stage = Stage::request;
   double per_item_s = 0;
-  int workers = 1;
+  double per_batch_s = 0;  // stage batch only
+  int workers = 1;         // stage request only
 };
 
 struct ServingTenantSpec {
@@ -56,7 +63,9 @@ struct ServingSpec {
   double warmup_s = 0;                   // metrics count requests arriving from then on
   std::optional<ConfigNode> warmup;      // its key, for a warm-up a run of requests outlives
   std::uint64_t seed = 1;
-  double sensor_period_s = 0.1;          // the power sensor's sampling period (nvidia-smi: ~0.1 s)
+  double sensor_period_s = 0.1;  // the power sensor's sampling period (nvidia-smi: ~0.1 s)
+  // A reading is the mean over this window before it; absent: the mean since the previous reading.
+  std::optional<double> sensor_window_s;
   double clock_change_s = 0;             // dispatch is held this long after the SM clock changes
   std::vector<double> clock_levels_mhz;  // ascending
   std::vector<ServingTenantSpec> tenants;

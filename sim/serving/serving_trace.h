@@ -18,7 +18,7 @@ struct ServedRequest {
   std::uint32_t tenant = 0;
   double arrival_s = 0;    // sent by its client
   double ready_s = 0;      // done on the host (= arrival_s without a host stage)
-  double start_s = -1;     // its batch started on the GPU (-1: never served)
+  double start_s = -1;     // its batch started (-1: never served): on the GPU, or its per-batch host work
   double end_s = -1;       // its batch finished
   std::int32_t batch = 0;  // the size of the batch it ran in
   double latency_s() const { return end_s - arrival_s; }
@@ -28,7 +28,7 @@ struct ServedBatch {
   std::uint32_t tenant = 0;
   std::int32_t instance = 0;
   std::int32_t size = 0;
-  double start_s = 0;
+  double start_s = 0;  // its instance took it (a per-batch host stage runs first, then the pass)
   double end_s = 0;
   double clock_mhz = 0;  // the SM clock it ran at (0 for devices without one)
   // What the BatchDVFS paper's code logs with a batch: the highest sensor reading since the

@@ -537,9 +537,71 @@ TEST(Cli, ValidateGemmTimesLoopsAndReadsACalibration) {
   EXPECT_NE(bad.err.find(saved.string() + ":2:"), std::string::npos) << bad.err;
 }
 
+// One of the BatchDVFS paper's recorded runs beside dse's simulation of it: the same keys on both
+// sides; a model the zoo lacks is skipped with its reason (exit 0); a file that is not a recorded
+// run exits 2 naming it and what was expected.
+TEST(Cli, ValidateBatchDvfsPrintsRecordedBesideSimulated) {
+  const std::string run = std::string(DSE_REFERENCE_DIR) + "/batchdvfs/dvfs256/13_ResNetV2_50_DVFS.csv";
+  const CliResult result = run_dse("validate batchdvfs " + run + " --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["run"], "13_ResNetV2_50_DVFS");
+  EXPECT_EQ(json["model"], "resnet_v2_50");
+  EXPECT_EQ(json["controller"], "dvfs_only");
+  EXPECT_EQ(json["power_cap_w"], 143.0);
+  const std::set<std::string> keys = {"power_mean_w", "over_cap_share", "batch_mean", "images_per_s",
+                                      "clock_time_share"};
+  for (const char* side : {"recorded", "simulated"}) {
+    ASSERT_TRUE(json.contains(side)) << side;
+    std::set<std::string> found;
+    for (const auto& [key, value] : json[side].items()) found.insert(key);
+    EXPECT_EQ(found, keys) << side;
+    double share = 0;
+    for (const auto& [mhz, value] : json[side]["clock_time_share"].items()) share += value.get<double>();
+    EXPECT_NEAR(share, 1.0, 1e-9) << side;
+  }
+  const CliResult text = run_dse("validate batchdvfs " + run);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const char* line : {"recorded  simulated", "power_mean_w", "over_cap_share", "batch_mean",
+                           "images / wall time, gaps between calls included", "1063 MHz"})
+    EXPECT_NE(text.out.find(line), std::string::npos) << line << "\n" << text.out;
+
+  const std::string nasnet = std::string(DSE_REFERENCE_DIR) + "/batchdvfs/clipper/10_NASNet_A_Large_331_Clipper.csv";
+  const CliResult skipped = run_dse("validate batchdvfs " + nasnet + " --json -q");
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_EQ(nlohmann::json::parse(skipped.out),
+            nlohmann::json({{"run", "10_NASNet_A_Large_331_Clipper"},
+                            {"skipped", "dse's zoo has no NASNet-A Large (dse list model)"}}));
+  const CliResult skipped_text = run_dse("validate batchdvfs " + nasnet);
+  EXPECT_EQ(skipped_text.exit_code, 0);
+  EXPECT_EQ(skipped_text.out,
+            "10_NASNet_A_Large_331_Clipper: skipped: dse's zoo has no NASNet-A Large (dse list model)\n");
+
+  const fs::path dir = fs::temp_directory_path() / ("dse_validate_batchdvfs_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string bad = (dir / "13_ResNetV2_50_BatchDVFS.csv").string();
+  std::ofstream(bad) << "latency_ms,batch\n1.5,8\n";
+  const CliResult not_a_run = run_dse("validate batchdvfs " + bad + " --json");
+  const std::string unnamed = (dir / "results.csv").string();
+  std::ofstream(unnamed) << "latency_ms,batch\n1.5,8\n";
+  const CliResult bad_name = run_dse("validate batchdvfs " + unnamed);
+  fs::remove_all(dir);
+  EXPECT_EQ(not_a_run.exit_code, 2);
+  EXPECT_EQ(not_a_run.out, "");
+  EXPECT_NE(not_a_run.err.find(bad + ":1:1: expected a recorded run of the paper's BatchDVFS controller "
+                                     "(tests/data/batchdvfs/README.md) with the columns time stamp, power, batch size, "
+                                     "power cap, DVFS; found columns latency_ms, batch"),
+            std::string::npos)
+      << not_a_run.err;
+  EXPECT_EQ(bad_name.exit_code, 2);
+  EXPECT_NE(bad_name.err.find(unnamed + ": expected a recorded run named NN_MODEL_CONTROLLER.csv"), std::string::npos)
+      << bad_name.err;
+}
+
 TEST(Cli, EverySubcommandHasHelpAndJson) {
   for (const char* subcommand : {"run", "list", "version", "models list", "models show", "validate kernels",
-                                 "validate e2e", "validate gemm", "scalesim"}) {
+                                 "validate e2e", "validate gemm", "validate batchdvfs", "scalesim"}) {
     const CliResult help = run_dse(std::string(subcommand) + " --help");
     EXPECT_EQ(help.exit_code, 0) << subcommand;
     EXPECT_NE(help.out.find("--json"), std::string::npos) << subcommand;

@@ -2,9 +2,11 @@
 // governor holds, and bad serving input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -247,6 +249,80 @@ TEST(ServingSim, BetweenBatchesTheGpuIdlesAtItsClock) {
       KernelTimer(test::catalog_gpu("h200"), KernelCalibration{}).power().held_idle_w(1980);
   EXPECT_GE(r.metrics.at("power_avg_w"), between_batches_w - 1e-6);
   EXPECT_LE(r.metrics.at("power_avg_w"), between_batches_w + 5);
+}
+
+// The BatchDVFS paper's pipeline: each TensorFlow session call decoded its batch on the host, then
+// ran the pass. With a per-batch host stage a backlog's batches follow one another every
+// per_batch + B x per_item + pass: 5 ms + 8 x 2 ms = 21 ms more than the pass alone (the period
+// without a host stage), and the board holds its idle draw while the instance decodes.
+TEST(ServingSim, APerBatchHostStageRunsBeforeEachPassWithTheDeviceIdle) {
+  const auto yaml = [](const std::string& host) {
+    return "name: t\nworkload:\n  models: [{name: resnet50, dtype: fp16}]\n  serving:\n    requests: 800\n"
+           "    tenants:\n      - arrivals: {name: closed_loop, clients: 64, think_ms: 0}\n"
+           "        batching: {name: fixed, batch: 8}\n" +
+           host + "device: {gpu: h200}\noutput: ~\n";
+  };
+  const RunResult plain = run_experiment(serving_experiment(yaml("")));
+  const RunResult staged =
+      run_experiment(serving_experiment(yaml("        host: {per_item_ms: 2, per_batch_ms: 5, stage: batch}\n")));
+  const std::vector<ServedBatch>& p = plain.serving->batches;
+  const std::vector<ServedBatch>& s = staged.serving->batches;
+  ASSERT_EQ(p.size(), 100u);
+  ASSERT_EQ(s.size(), 100u);
+  const double pass_s = p[1].end_s - p[0].end_s;
+  const double host_s = 5e-3 + 8 * 2e-3;
+  EXPECT_GT(pass_s, 1e-4);
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    ASSERT_EQ(s[i].size, 8);
+    EXPECT_NEAR(p[i].end_s - p[i - 1].end_s, pass_s, 1e-9) << i;
+    EXPECT_NEAR(s[i].end_s - s[i - 1].end_s, host_s + pass_s, 1e-9) << i;
+    EXPECT_NEAR(s[i].start_s, s[i - 1].end_s, 1e-9) << i;  // the instance takes the next batch at once
+  }
+  EXPECT_NEAR(staged.metrics.at("throughput_per_s"), 8 / (host_s + pass_s), 0.01 * 8 / (host_s + pass_s));
+  // While the instance decodes the board draws what it draws between batches (the held idle at the
+  // clock: docs/power.md); during the pass more.
+  const auto power_at = [&](double t) {
+    const auto it = std::upper_bound(staged.power.begin(), staged.power.end(), t,
+                                     [](double time, const PowerSample& sample) { return time < sample.time_s(); });
+    return std::prev(it)->power_w;
+  };
+  const double held_idle_w = KernelTimer(test::catalog_gpu("h200"), KernelCalibration{}).power().held_idle_w(1980);
+  for (const std::size_t i : {std::size_t{10}, std::size_t{50}}) {
+    EXPECT_NEAR(power_at(s[i].start_s + host_s / 2), held_idle_w, 0.01) << i;
+    EXPECT_GT(power_at(s[i].start_s + host_s + pass_s / 2), held_idle_w + 10) << i;
+  }
+  // Requests wait in the queue until their batch's instance takes them, and leave with its pass.
+  for (const ServedRequest& r : staged.serving->requests) EXPECT_EQ(r.ready_s, r.arrival_s);
+}
+
+// Each host stage takes its own keys; the other's are refused, not ignored.
+TEST(ServingSim, AHostStageRefusesTheOtherStagesKeys) {
+  const auto error_of = [](const std::string& host) -> std::string {
+    try {
+      serving_experiment(
+          "name: t\nworkload:\n  models: [{name: resnet50}]\n  serving:\n    duration_s: 1\n"
+          "    tenants:\n      - {arrivals: {name: poisson, rate_per_s: 10}, batching: {name: fixed, "
+          "batch: 1}, host: " +
+          host + "}\ndevice: {gpu: h200}\noutput: ~\n");
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_EQ(error_of("{per_item_ms: 2, per_batch_ms: 5, stage: batch}"), "(accepted)");
+  EXPECT_EQ(error_of("{per_item_ms: 2, workers: 4, stage: request}"), "(accepted)");
+  EXPECT_NE(error_of("{per_item_ms: 2, workers: 4, stage: batch}")
+                .find("workload.serving.tenants[0].host.workers: expected no workers with stage: batch"),
+            std::string::npos)
+      << error_of("{per_item_ms: 2, workers: 4, stage: batch}");
+  EXPECT_NE(error_of("{per_item_ms: 2, per_batch_ms: 5}")
+                .find("workload.serving.tenants[0].host.per_batch_ms: expected per_batch_ms only with stage: batch"),
+            std::string::npos)
+      << error_of("{per_item_ms: 2, per_batch_ms: 5}");
+  EXPECT_NE(error_of("{per_item_ms: 2, stage: batches}")
+                .find("host.stage: expected a host stage (request, batch), found \"batches\"; did you mean 'batch'?"),
+            std::string::npos)
+      << error_of("{per_item_ms: 2, stage: batches}");
 }
 
 TEST(ServingSim, ATraceWithABadRowNamesFileAndLine) {
