@@ -2,7 +2,9 @@
 # `dse validate batchdvfs` on every recorded run of the BatchDVFS paper (tests/data/batchdvfs/*/*.csv,
 # or the runs given): one CSV row per run (skipped ones say why), the markdown table of
 # docs/batch_dvfs.md ("The paper's pipeline") on stdout, and the median absolute error of the mean
-# logged power over the runs simulated.
+# logged power over the runs simulated. Over every reference run (no RUN given) the table also
+# replaces docs/batch_dvfs.md's generated section (scripts/replace_doc_section.py; DSE_DOCS_OUT=DIR
+# writes it elsewhere).
 #   scripts/batchdvfs_validate_all.sh [path/to/dse] [out.csv] [RUN.csv ...]
 #   (default build/dse, results/batchdvfs_validation.csv, every run in tests/data/batchdvfs)
 set -euo pipefail
@@ -19,7 +21,9 @@ for run in "${runs[@]}"; do
   "$dse" validate batchdvfs "$run" --json -q | tr -d '\n' >> "$jsonl"
   echo >> "$jsonl"
 done
-python3 - "$jsonl" "$out" <<'EOF'
+table=$(mktemp)
+trap 'rm -f "$jsonl" "$table"' EXIT
+python3 - "$jsonl" "$out" > "$table" <<'EOF'
 import csv, json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 stats = ["power_mean_w", "over_cap_share", "batch_mean", "images_per_s"]
@@ -67,3 +71,5 @@ if simulated:
           (statistics.median(errors), len(simulated), len(rows) - len(simulated)))
 print(sys.argv[2], file=sys.stderr)
 EOF
+cat "$table"
+[ $# -gt 0 ] || python3 scripts/replace_doc_section.py docs/batch_dvfs.md batchdvfs_validation < "$table"
