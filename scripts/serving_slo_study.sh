@@ -32,7 +32,11 @@ for gpu in p40 h100_sxm h200; do
   if [ "$gpu" = p40 ]; then dtype=fp32; cap=150; levels=$p40_levels; else dtype=fp16; cap=300; levels=$hopper_levels; fi
   for model in resnet50 bert_base; do
     slo=15; [ "$model" = bert_base ] && slo=130
-    base=(-p "device.gpu=$gpu" -p "workload.models[0]={name: $model, dtype: $dtype}" -p "workload.serving.clock_levels_mhz=$levels"
+    # The graph a serving engine runs (TensorRT under Triton): batch norm folded and epilogues fused
+    # for ResNet-50; fused attention, epilogues and elementwise chains for BERT.
+    transforms="[fold_batchnorm, fuse_epilogues]"
+    [ "$model" = bert_base ] && transforms="[fuse_attention, fuse_epilogues, fuse_elementwise]"
+    base=(-p "device.gpu=$gpu" -p "workload.models[0]={name: $model, dtype: $dtype, transforms: $transforms}" -p "workload.serving.clock_levels_mhz=$levels"
           -p "workload.serving.tenants[0].slo_ms=$slo" -p 'output=~' --json -q)
     capacity=$("$dse" run "$config" "${base[@]}" -p "workload.serving.tenants[0].arrivals={name: closed_loop, clients: 1024}" \
                  -p "workload.serving.governor={name: model_based, power_cap_w: $cap}" |
