@@ -34,4 +34,6 @@ for config in configs/experiments/batch_dvfs_*.yaml; do
       python3 -c "import json,sys; b=json.load(sys.stdin)['best']; m=b['metrics'] if b else None; print(','.join(['$model','$cap','bobd']+(['%.6g' % m[k] for k in ['throughput_per_s','power_avg_w','power_peak_w','batch_mean','sm_clock_mhz','periods_over_cap_share','batches_over_cap_share']] if m else ['nan']*7)))" >> "$out"
   done
 done
+# The table of docs/batch_dvfs.md (a generated section; DSE_DOCS_OUT=DIR writes it elsewhere).
+python3 scripts/batch_dvfs_tables.py study "$out" | python3 scripts/replace_doc_section.py docs/batch_dvfs.md batch_dvfs_study
 echo "$out"

@@ -73,4 +73,6 @@ done
 "$dse" report "$figures/batch_dvfs.h5" "$figures/model_based.h5" --compare --out "$figures/report" > /dev/null
 cp "$figures/report/compare_latency_cdf.png" docs/img/serving_slo_h200_resnet50_bursty_latency_cdf.png
 cp "$figures/report/compare_power.png" docs/img/serving_slo_h200_resnet50_bursty_power.png
+# The table of docs/batch_dvfs.md (a generated section; DSE_DOCS_OUT=DIR writes it elsewhere).
+python3 scripts/batch_dvfs_tables.py slo "$out" | python3 scripts/replace_doc_section.py docs/batch_dvfs.md serving_slo_study
 echo "$out"
