@@ -1,6 +1,6 @@
 // `dse scalesim -c CONFIG.cfg -t TOPOLOGY.csv [-i conv|gemm]`: SCALE-Sim's own inputs, dse's
-// systolic-array model (sim/accel/systolic_array.h) and stall model (sim/accel/scalesim_stalls.h),
-// SCALE-Sim's per-layer numbers.
+// systolic-array model (sim/accel/systolic_array.h) and, with InterfaceBandwidth: USER, SCALE-Sim's
+// bandwidth mode (sim/accel/scalesim_stalls.h): SCALE-Sim v2's per-layer numbers.
 
 #include <fmt/format.h>
 
@@ -39,7 +39,7 @@ int scalesim(const ScaleSimOptions& options) {
     fmt::print(options.mode.human(), "{} -- {}x{} {} array{}\n", config.run_name, config.array.rows, config.array.cols,
                kDataflowNames.name(config.array.dataflow),
                config.user_bandwidth
-                   ? fmt::format(", {} words/cycle (dse's stall model)", config.bandwidth_words_per_cycle)
+                   ? fmt::format(", {} words/cycle (SCALE-Sim's USER bandwidth mode)", config.bandwidth_words_per_cycle)
                    : ", InterfaceBandwidth CALC (no stalls)");
     fmt::print(options.mode.human(), "{:<4} {:<14} {:>12} {:>12} {:>9} {:>9}\n", "id", "layer", "cycles", "stall",
                "util %", "mapping %");
@@ -48,18 +48,18 @@ int scalesim(const ScaleSimOptions& options) {
   for (const auto& op : graph.ops()) {
     const GemmView& gemm = op.gemms.at(0);
     SystolicRun run;
-    std::int64_t stalls = 0, cycles = 0;
+    ScaleSimCycles layer;
     try {
       run = run_gemm(gemm, config.array);
-      stalls = scalesim_stall_cycles(gemm, run, config);
-      cycles = checked_add(run.cycles, stalls, "a layer's cycles");
-      total = checked_add(total, cycles, "the total cycles");
-      total_stalls = checked_add(total_stalls, stalls, "the total stall cycles");
-    } catch (const CountOverflow& error) {
+      layer = {run.cycles, 0};
+      if (config.user_bandwidth) layer = scalesim_layer_cycles(scalesim_layer(graph, op), config);
+      total = checked_add(total, layer.total, "the total cycles");
+      total_stalls = checked_add(total_stalls, layer.stalls, "the total stall cycles");
+    } catch (const UserError& error) {
       throw UserError(options.topology + ": layer '" + op.name + "': " + error.what());
     }
-    const double utilization =
-        100.0 * run.utilization * static_cast<double>(run.cycles) / static_cast<double>(run.cycles + stalls);
+    const std::int64_t cycles = layer.total, stalls = layer.stalls;
+    const double utilization = 100.0 * run.utilization * static_cast<double>(run.cycles) / static_cast<double>(cycles);
     layers.push_back({{"name", op.name},
                       {"cycles", cycles},
                       {"stall_cycles", stalls},

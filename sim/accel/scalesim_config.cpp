@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -63,8 +64,14 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
     }
     return it->second;
   };
-  const auto number = [&](const std::string& section, const std::string& key, double low, double high) {
-    const std::string value = text(section, key);
+  // `first_item`: the value is a comma-separated list of which SCALE-Sim uses the first (Bandwidth).
+  const auto number = [&](const std::string& section, const std::string& key, double low, double high,
+                          bool first_item = false) {
+    std::string value = text(section, key);
+    if (first_item) {
+      value = value.substr(0, value.find(','));
+      value.erase(value.find_last_not_of(" \t") + 1);
+    }
     double result = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), result);
     if (ec != std::errc() || end != value.data() + value.size() || !(result >= low && result <= high)) {
@@ -91,7 +98,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.ofmap_sram_kib = number("architecture_presets", "OfmapSramSzkB", 0, 1e9);
   const auto bandwidth = entries.values.find("architecture_presets.bandwidth");
   if (bandwidth != entries.values.end())
-    config.bandwidth_words_per_cycle = number("architecture_presets", "Bandwidth", 1e-6, 1e9);
+    config.bandwidth_words_per_cycle = number("architecture_presets", "Bandwidth", 1e-6, 1e9, true);
   const auto interface = entries.values.find("run_presets.interfacebandwidth");
   const std::string mode = interface == entries.values.end() ? "calc" : lower(interface->second);
   if (mode != "calc" && mode != "user")
@@ -99,6 +106,18 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.user_bandwidth = mode == "user";
   if (config.user_bandwidth && config.bandwidth_words_per_cycle <= 0)
     fail("architecture_presets", "Bandwidth", "expected a bandwidth (words per cycle) with InterfaceBandwidth: USER");
+  if (config.user_bandwidth) {  // SCALE-Sim reads these with int() and simulates whole words
+    const auto whole = [&](const std::string& key, double value) {
+      if (value < 1 || value != std::floor(value))
+        fail("architecture_presets", key,
+             "expected a whole number, at least 1, with InterfaceBandwidth: USER, found '" +
+                 text("architecture_presets", key) + "'");
+    };
+    whole("IfmapSramSzkB", config.ifmap_sram_kib);
+    whole("FilterSramSzkB", config.filter_sram_kib);
+    whole("OfmapSramSzkB", config.ofmap_sram_kib);
+    whole("Bandwidth", config.bandwidth_words_per_cycle);
+  }
   return config;
 }
 

@@ -1,23 +1,26 @@
-// Memory stall cycles of one layer on a SCALE-Sim array whose config sets InterfaceBandwidth: USER.
-// The inputs are SCALE-Sim v2's (IfmapSramSzkB, FilterSramSzkB, Bandwidth in one-byte words per
-// cycle); the model is dse's, not SCALE-Sim's cycle-by-cycle simulation of its prefetch buffers,
-// and has not been compared with SCALE-Sim's USER-mode results (docs/accelerator.md):
-//   words   = batch x (M.K x ifmap passes + K.N x filter passes + M.N)   (ifmap, filter, ofmap)
-//   ifmap passes  = 1 if M.K words fit the ifmap SRAM, else ceil(N / array cols);
-//   filter passes = 1 if K.N words fit the filter SRAM, else ceil(M / array rows);
-//   stalls  = max(0, ceil(words / Bandwidth) - compute cycles)   (double buffering hides the rest).
+// SCALE-Sim v2's InterfaceBandwidth: USER mode, reimplemented: a layer's total and stall cycles as
+// SCALE-Sim reports them (COMPUTE_REPORT.csv), from its config (IfmapSramSzkB, FilterSramSzkB,
+// OfmapSramSzkB, Bandwidth in one-byte words per cycle). Each demand line (a compute cycle) reads
+// its ifmap and filter words through the double-buffered read buffers and writes its ofmap words
+// through the write buffer (sim/accel/scalesim_buffers.h); the line stalls for the longest of the
+// three waits. Agreement with SCALE-Sim's own runs, to the cycle: tests/sim/test_scalesim_user.cpp;
+// the algorithm and where it is not physical: docs/accelerator.md ("SCALE-Sim's bandwidth mode").
 #pragma once
 
 #include <cstdint>
 
-#include "models/op.h"
 #include "sim/accel/scalesim_config.h"
-#include "sim/accel/systolic_array.h"
+#include "sim/accel/scalesim_operands.h"
 
 namespace dse {
 
-// Stall cycles `gemm` adds to its compute cycles (`run`, run_gemm's); 0 with InterfaceBandwidth:
-// CALC. CountOverflow when the interface cycles pass 64 bits.
-std::int64_t scalesim_stall_cycles(const GemmView& gemm, const SystolicRun& run, const ScaleSimConfig& config);
+struct ScaleSimCycles {
+  std::int64_t total = 0;   // SCALE-Sim's "Total Cycles": the cycle its last ofmap write is served
+  std::int64_t stalls = 0;  // "Stall Cycles"
+};
+
+// With InterfaceBandwidth: CALC, SCALE-Sim's compute cycles and no stalls. UserError on a layer or
+// config SCALE-Sim cannot run (config.user_sram_words, bandwidth below 1 word per cycle).
+ScaleSimCycles scalesim_layer_cycles(const ScaleSimLayer& layer, const ScaleSimConfig& config);
 
 }  // namespace dse

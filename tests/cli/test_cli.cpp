@@ -429,6 +429,28 @@ TEST(Cli, ScaleSimPrintsScaleSimsCycles) {
   EXPECT_EQ(run_dse("scalesim -c " + ref + "google.cfg -t " + ref + "gpt2.csv -i conv").exit_code, 2);
 }
 
+// InterfaceBandwidth: USER: SCALE-Sim's own total and stall cycles (tests/data/scalesim_user); a
+// bandwidth SCALE-Sim cannot read is refused, naming the file, line and key.
+TEST(Cli, ScaleSimUserModePrintsScaleSimsStalls) {
+  const std::string ref = std::string(DSE_REFERENCE_DIR) + "/scalesim_user/";
+  const CliResult result =
+      run_dse("scalesim -c " + ref + "runs/mbconv_16x48_is_bw4/config.cfg -t " + ref + "inputs/mbconv.csv --json -q");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["total_cycles"], 1870 + 1258 + 28034 + 1183);  // SCALE-Sim's COMPUTE_REPORT
+  EXPECT_EQ(json["layers"][2]["stall_cycles"], 24363);
+  const fs::path config = fs::temp_directory_path() / ("dse_user_" + std::to_string(::getpid()) + ".cfg");
+  std::ofstream(config) << "[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 2\n"
+                           "FilterSramSzkB: 2\nOfmapSramSzkB: 1\nDataflow : ws\nBandwidth : 2.5\n"
+                           "[run_presets]\nInterfaceBandwidth: USER\n";
+  const CliResult bad = run_dse("scalesim -c " + config.string() + " -t " + ref + "inputs/mbconv.csv -q");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find(config.string() + ":8: [architecture_presets] Bandwidth: expected a whole number"),
+            std::string::npos)
+      << bad.err;
+  fs::remove(config);
+}
+
 TEST(Cli, KilledSearchResumesToTheSameResult) {
   const fs::path dir = fs::temp_directory_path() / ("dse_kill_resume_" + std::to_string(::getpid()));
   fs::create_directories(dir);
