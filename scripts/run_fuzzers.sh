@@ -29,6 +29,8 @@ mkdir -p "$seeds"/{config,gpu_spec,onnx,scalesim,kernel_csv,arrival_trace,replay
 cp configs/experiments/*.yaml tests/bad_configs/*.yaml "$seeds/config/"
 cp configs/hardware/gpu/*.yaml "$seeds/gpu_spec/"
 cp tests/data/scalesim/inputs/* "$seeds/scalesim/"
+cp tests/data/scalesim_user/inputs/*.csv "$seeds/scalesim/"   # InterfaceBandwidth: USER configs and topologies
+for run in tests/data/scalesim_user/runs/*_bw4; do cp "$run/config.cfg" "$seeds/scalesim/$(basename "$run").cfg"; done
 for f in tests/data/neusight/test_*.csv tests/data/neusight/train_conv.csv tests/data/neusight/model_ops/nvidia_h100*.csv; do
   head -40 "$f" > "$seeds/kernel_csv/$(basename "$f")"
 done
