@@ -4,7 +4,7 @@
 # one per model. For each: the five baseline schedules (dse list schedule) run once, and the schedule
 # search (aging evolution, 400 trials, seeded with the baselines) for the shortest makespan.
 #
-#   scripts/multitenant_study.sh [path/to/dse]      (about a minute on 2 cores)
+#   scripts/multitenant_study.sh [path/to/dse]      (31 s on 2 cores, 2026-12-08)
 #
 # Leaves in results/multitenant/: study.csv (every run), the found schedules (MIX_GPU_hK.best.yaml),
 # Chrome traces of every schedule on the A100 with a thread per model (traces/*.json.gz), and the
