@@ -4,7 +4,7 @@
 # degrees of parallelism 1..64 and with the adaptive controller, as DOPpler measures (all timed at
 # once), with dse's model packing, and with dse's exclusive timing; every session also measures each
 # kernel alone afterwards (--serial-reference) for its exact speedup and error against serial.
-#   scripts/calibration_study.sh [path/to/dse]      (about two minutes on 2 cores; not re-timed 2026-12-08)
+#   scripts/calibration_study.sh [path/to/dse]      (52 s on 2 cores, 2026-12-08)
 # Leaves results/calibration/study.csv and the calibrations of the adaptive sessions; writes the
 # tables of docs/calibration.md.
 set -euo pipefail
