@@ -24,17 +24,22 @@ def study(path):
     for cap in caps:
         cells = []
         for g in GOVERNORS:
+            # A search that found no setting within the cap (nan) is left out of the means and counted.
             ratios = [float(by[(m, cap, g)]["throughput_per_s"]) / float(by[(m, cap, "batch_dvfs")]["throughput_per_s"])
                       for m in models]
             over = [float(by[(m, cap, g)]["batches_over_cap_share"]) for m in models]
-            geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-            cells.append(f"{geo:.2f}× ({100 * sum(over) / len(over):.0f} %)")
+            found = [x for x in ratios if not math.isnan(x)]
+            over = [x for x in over if not math.isnan(x)]
+            geo = math.exp(sum(math.log(x) for x in found) / len(found))
+            none = len(ratios) - len(found)
+            cells.append(f"{geo:.2f}× ({100 * sum(over) / len(over):.0f} %)" + (f", {none} none" if none else ""))
         out.append(f"| {cap} | " + " | ".join(cells) + " |")
     out.append("")
 
-    def ratios(a, b):
-        return [float(by[(m, c, a)]["throughput_per_s"]) / float(by[(m, c, b)]["throughput_per_s"])
-                for m in models for c in caps]
+    def ratios(a, b):  # cells where both found a setting
+        v = [float(by[(m, c, a)]["throughput_per_s"]) / float(by[(m, c, b)]["throughput_per_s"])
+             for m in models for c in caps]
+        return [x for x in v if not math.isnan(x)]
 
     def summary(a, b, v):
         return f"{a} / {b}: mean {sum(v) / len(v):.3f}, min {min(v):.3f}, max {max(v):.3f}"

@@ -143,7 +143,7 @@ for clock in sorted(predicted):
     prow.append(f"| {clock:.0f} | {len(b)} | {statistics.median(b):.0f} | {len(i)} | {statistics.median(i):.0f} | "
                 f"{p['resnet_v2_50']:.0f} | {p['inception_v3']:.0f} | {p['mobilenet_v1']:.0f} |")
 body += ("\n\n**Tesla P40 under the BatchDVFS paper's runs** (tests/data/batchdvfs, every run's nvidia-smi samples; "
-         "samples of the same clock pooled over runs and models; dse's idle for the P40 is the estimate, the spec having no reading):\n\n" + "\n".join(prow))
+         "samples of the same clock pooled over runs and models; dse's P40 idle_w is fitted to these 0 % samples, configs/hardware/gpu/p40.yaml [BD]):\n\n" + "\n".join(prow))
 wrows = ["| window | prefill ms | decode ms | pass ms | average W | energy J | SM clock MHz (time-averaged) | what the firmware did |",
          "|---|---:|---:|---:|---:|---:|---:|---|"]
 for label, text in (("5 ms", sys.argv[9]), ("1 s (longer than the pass)", sys.argv[10])):
