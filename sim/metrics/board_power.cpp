@@ -68,10 +68,7 @@ double BoardPower::mean_w(TimePs from_ps, TimePs to_ps) const {
 }
 
 std::vector<PowerSample> BoardPower::take_series(TimePs end_ps) {
-  while (series_.size() > 1 && series_.back().time_ps >= end_ps) {
-    series_.pop_back();
-    energy_at_j_.pop_back();
-  }
+  while (series_.size() > 1 && series_.back().time_ps >= end_ps) series_.pop_back();
   energy_at_j_.clear();
   return std::exchange(series_, {});
 }
