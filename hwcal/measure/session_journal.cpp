@@ -143,6 +143,8 @@ void check_session_record(const nlohmann::json& record) {
   for (const auto& s : record.at("samples")) {
     if (!s.is_array() || s.size() != 3) throw std::invalid_argument("a sample is not [t, W, MHz]");
     for (const auto& v : s) (void)number(v);
+    // Session seconds become picoseconds (PowerSample): 1e6 s (11.6 days, longer than any session)
+    // keeps them far inside TimePs.
     if (const double t = number(s.at(0)); !(t >= 0 && t < 1e6))
       throw std::invalid_argument("a sample's time is not within [0, 1e6) s");
   }
